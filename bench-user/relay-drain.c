@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * relay-drain - drain the relay files of a relay_trace trace
+ *
+ * Usage: relay-drain [-r REC_SIZE] [-o FILE] [-R READY_FILE] [-t SEC] TRACE_DIR
+ *
+ * Opens TRACE_DIR/trace0..traceN-1, one thread each, reads with poll() +
+ * read() until TRACE_DIR/state reads "stopped", drains what is left, and
+ * prints key=value lines: per file, per writer (records, sequence gaps),
+ * and a total with the drainer's own CPU time.  Records go to FILE if
+ * given, else nowhere.  READY_FILE is created once every file is open.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "reader.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: relay-drain [-r REC_SIZE] [-o FILE] "
+		"[-R READY_FILE] [-t SEC] TRACE_DIR\n");
+	exit(2);
+}
+
+static char *path_join(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(len);
+
+	if (!p) {
+		fprintf(stderr, "relay-drain: out of memory\n");
+		exit(1);
+	}
+	snprintf(p, len, "%s/%s", dir, name);
+	return p;
+}
+
+/* Read a small control file into buf; 0 or -errno. */
+static int read_ctl(const char *dir, const char *name, char *buf, size_t len)
+{
+	char *p = path_join(dir, name);
+	int fd = open(p, O_RDONLY);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0) {
+		err = -errno;
+	} else {
+		n = read(fd, buf, len - 1);
+		if (n < 0)
+			err = -errno;
+		else
+			buf[n] = '\0';
+		close(fd);
+	}
+	free(p);
+	return err;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static int open_readers(const char *dir, struct reader **out, int out_fd,
+			size_t rec_size, size_t subbuf_size, const int *stop)
+{
+	struct reader *rs = NULL;
+	int n = 0;
+
+	for (;;) {
+		char name[32];
+		struct reader *tmp;
+		char *p;
+		int fd;
+
+		snprintf(name, sizeof(name), "trace%d", n);
+		p = path_join(dir, name);
+		fd = open(p, O_RDONLY);
+		if (fd < 0) {
+			if (errno == ENOENT && n > 0) {
+				free(p);
+				break;
+			}
+			fprintf(stderr, "relay-drain: cannot open %s: %s\n", p,
+				strerror(errno));
+			exit(1);
+		}
+		tmp = realloc(rs, (n + 1) * sizeof(*rs));
+		if (!tmp) {
+			fprintf(stderr, "relay-drain: out of memory\n");
+			exit(1);
+		}
+		rs = tmp;
+		memset(&rs[n], 0, sizeof(rs[n]));
+		rs[n].path = p;
+		rs[n].fd = fd;
+		rs[n].out_fd = out_fd;
+		rs[n].rec_size = rec_size;
+		rs[n].subbuf_size = subbuf_size;
+		rs[n].stop = stop;
+		for (int w = 0; w < MAX_WRITERS; w++)
+			rs[n].stats.w[w].last_seq = -1;
+		n++;
+	}
+	*out = rs;
+	return n;
+}
+
+static void report(struct reader *rs, int n, uint64_t elapsed)
+{
+	struct file_stats tot = { 0 };
+	struct rusage ru;
+
+	for (int i = 0; i < n; i++) {
+		struct file_stats *fs = &rs[i].stats;
+
+		printf("file path=%s bytes=%" PRIu64 " records=%" PRIu64
+		       " bad=%" PRIu64 "\n", rs[i].path, fs->bytes,
+		       fs->records, fs->bad);
+		tot.bytes += fs->bytes;
+		tot.records += fs->records;
+		tot.bad += fs->bad;
+		for (int w = 0; w < MAX_WRITERS; w++) {
+			struct writer_stats *ws = &fs->w[w];
+
+			if (ws->last_seq < 0)
+				continue;
+			printf("writer cpu=%d file=%d records=%" PRIu64
+			       " gaps=%" PRIu64 " backwards=%" PRIu64
+			       " last_seq=%" PRId64 "\n", w, i, ws->records,
+			       ws->gaps, ws->backwards, ws->last_seq);
+		}
+	}
+	getrusage(RUSAGE_SELF, &ru);
+	printf("drain files=%d bytes=%" PRIu64 " records=%" PRIu64
+	       " bad=%" PRIu64 " elapsed_ns=%" PRIu64 " utime_us=%ld"
+	       " stime_us=%ld\n", n, tot.bytes, tot.records, tot.bad,
+	       elapsed, ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec,
+	       ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec);
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *ready = NULL, *dir;
+	size_t rec_size = 64, subbuf_size;
+	struct reader *rs;
+	pthread_t *th;
+	int c, n, err, out_fd = -1, stop = 0, failed = 0;
+	long timeout = 600;
+	uint64_t start, deadline;
+	char buf[64];
+
+	while ((c = getopt(argc, argv, "r:o:R:t:")) != -1) {
+		switch (c) {
+		case 'r': rec_size = strtoul(optarg, NULL, 0); break;
+		case 'o': out = optarg; break;
+		case 'R': ready = optarg; break;
+		case 't': timeout = strtol(optarg, NULL, 0); break;
+		default: usage();
+		}
+	}
+	if (optind != argc - 1 || rec_size < sizeof(struct bench_rec))
+		usage();
+	dir = argv[optind];
+
+	err = read_ctl(dir, "sub_size", buf, sizeof(buf));
+	if (err) {
+		fprintf(stderr, "relay-drain: %s is not a readable trace "
+			"(%s/sub_size: %s)\n", dir, dir, strerror(-err));
+		return 1;
+	}
+	subbuf_size = strtoul(buf, NULL, 10);
+	if (!subbuf_size || subbuf_size % rec_size) {
+		fprintf(stderr, "relay-drain: sub-buffer size %zu is not a "
+			"multiple of the record size %zu\n", subbuf_size,
+			rec_size);
+		return 1;
+	}
+	if (out) {
+		out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (out_fd < 0) {
+			fprintf(stderr, "relay-drain: cannot create %s: %s\n",
+				out, strerror(errno));
+			return 1;
+		}
+	}
+
+	n = open_readers(dir, &rs, out_fd, rec_size, subbuf_size, &stop);
+	th = calloc(n, sizeof(*th));
+	if (!th) {
+		fprintf(stderr, "relay-drain: out of memory\n");
+		return 1;
+	}
+	start = now_ns();
+	for (int i = 0; i < n; i++) {
+		err = pthread_create(&th[i], NULL, reader_main, &rs[i]);
+		if (err) {
+			fprintf(stderr, "relay-drain: pthread_create: %s\n",
+				strerror(err));
+			return 1;
+		}
+	}
+	if (ready) {
+		int fd = open(ready, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0) {
+			fprintf(stderr, "relay-drain: cannot create %s: %s\n",
+				ready, strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
+
+	deadline = start + (uint64_t)timeout * 1000000000u;
+	for (;;) {
+		err = read_ctl(dir, "state", buf, sizeof(buf));
+		if (err) {
+			fprintf(stderr, "relay-drain: %s/state: %s\n", dir,
+				strerror(-err));
+			failed = 1;
+			break;
+		}
+		if (!strcmp(buf, "stopped\n"))
+			break;
+		if (now_ns() > deadline) {
+			fprintf(stderr, "relay-drain: trace did not stop within"
+				" %ld s\n", timeout);
+			failed = 1;
+			break;
+		}
+		usleep(10000);
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++) {
+		pthread_join(th[i], NULL);
+		failed |= rs[i].error;
+	}
+	report(rs, n, now_ns() - start);
+	return failed;
+}
