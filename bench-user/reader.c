@@ -52,7 +52,13 @@ void *reader_main(void *arg)
 		return NULL;
 	}
 	while (!__atomic_load_n(r->stop, __ATOMIC_ACQUIRE)) {
-		int p = poll(&pfd, 1, 20);
+		int p;
+
+		if (r->after_stop) {
+			usleep(10000);
+			continue;
+		}
+		p = poll(&pfd, 1, 20);
 
 		if (p < 0 && errno != EINTR) {
 			fprintf(stderr, "relay-drain: poll %s: %s\n", r->path,
@@ -67,6 +73,8 @@ void *reader_main(void *arg)
 			r->error = 1;
 			break;
 		}
+		if (r->sleep_us)
+			usleep(r->sleep_us);
 	}
 	/* Final drain: the writers are done and the buffers flushed. */
 	while (!r->error && (n = read_some(r, buf, bufsz)) > 0)

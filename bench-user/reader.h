@@ -12,6 +12,8 @@ struct reader {
 	size_t rec_size;
 	size_t subbuf_size;
 	const int *stop;
+	unsigned long sleep_us;	/* pause after each read: a slow reader */
+	int after_stop;		/* read nothing until the trace stopped */
 	int error;
 	struct file_stats stats;
 };

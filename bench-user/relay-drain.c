@@ -2,13 +2,17 @@
 /*
  * relay-drain - drain the relay files of a relay_trace trace
  *
- * Usage: relay-drain [-r REC_SIZE] [-o FILE] [-R READY_FILE] [-t SEC] TRACE_DIR
+ * Usage: relay-drain [-r REC_SIZE] [-o PREFIX] [-R READY_FILE] [-t SEC]
+ *                    [-s USEC] [-a] TRACE_DIR
  *
  * Opens TRACE_DIR/trace0..traceN-1, one thread each, reads with poll() +
  * read() until TRACE_DIR/state reads "stopped", drains what is left, and
  * prints key=value lines: per file, per writer (records, sequence gaps),
- * and a total with the drainer's own CPU time.  Records go to FILE if
- * given, else nowhere.  READY_FILE is created once every file is open.
+ * and a total with the drainer's own CPU time.  With -o PREFIX, what is
+ * read from traceN goes to the file PREFIXN; otherwise nowhere.
+ * READY_FILE is created once every file is open.
+ * -s USEC sleeps that long after each read (a slow reader, on purpose);
+ * -a reads nothing until the trace has stopped (flight-recorder dumps).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,8 +29,8 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: relay-drain [-r REC_SIZE] [-o FILE] "
-		"[-R READY_FILE] [-t SEC] TRACE_DIR\n");
+	fprintf(stderr, "usage: relay-drain [-r REC_SIZE] [-o PREFIX] "
+		"[-R READY_FILE] [-t SEC] [-s USEC] [-a] TRACE_DIR\n");
 	exit(2);
 }
 
@@ -48,13 +52,13 @@ static int read_ctl(const char *dir, const char *name, char *buf, size_t len)
 {
 	char *p = path_join(dir, name);
 	int fd = open(p, O_RDONLY);
-	ssize_t n;
 	int err = 0;
 
 	if (fd < 0) {
 		err = -errno;
 	} else {
-		n = read(fd, buf, len - 1);
+		ssize_t n = read(fd, buf, len - 1);
+
 		if (n < 0)
 			err = -errno;
 		else
@@ -73,8 +77,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-static int open_readers(const char *dir, struct reader **out, int out_fd,
-			size_t rec_size, size_t subbuf_size, const int *stop)
+static int open_readers(const char *dir, struct reader **out,
+			const struct reader *proto)
 {
 	struct reader *rs = NULL;
 	int n = 0;
@@ -104,12 +108,9 @@ static int open_readers(const char *dir, struct reader **out, int out_fd,
 		}
 		rs = tmp;
 		memset(&rs[n], 0, sizeof(rs[n]));
+		rs[n] = *proto;
 		rs[n].path = p;
 		rs[n].fd = fd;
-		rs[n].out_fd = out_fd;
-		rs[n].rec_size = rec_size;
-		rs[n].subbuf_size = subbuf_size;
-		rs[n].stop = stop;
 		for (int w = 0; w < MAX_WRITERS; w++)
 			rs[n].stats.w[w].last_seq = -1;
 		n++;
@@ -145,9 +146,12 @@ static void report(struct reader *rs, int n, uint64_t elapsed)
 	}
 	getrusage(RUSAGE_SELF, &ru);
 	printf("drain files=%d bytes=%" PRIu64 " records=%" PRIu64
-	       " bad=%" PRIu64 " elapsed_ns=%" PRIu64 " utime_us=%ld"
-	       " stime_us=%ld\n", n, tot.bytes, tot.records, tot.bad,
-	       elapsed, ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec,
+	       " bad=%" PRIu64 " elapsed_ns=%" PRIu64 " bytes_per_s=%.0f"
+	       " records_per_s=%.0f utime_us=%ld stime_us=%ld\n", n,
+	       tot.bytes, tot.records, tot.bad, elapsed,
+	       elapsed ? tot.bytes * 1e9 / elapsed : 0.0,
+	       elapsed ? tot.records * 1e9 / elapsed : 0.0,
+	       ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec,
 	       ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec);
 }
 
@@ -155,15 +159,17 @@ int main(int argc, char **argv)
 {
 	const char *out = NULL, *ready = NULL, *dir;
 	size_t rec_size = 64, subbuf_size;
-	struct reader *rs;
+	struct reader *rs, proto = { 0 };
 	pthread_t *th;
-	int c, n, err, out_fd = -1, stop = 0, failed = 0;
+	int c, n, err, stop = 0, failed = 0;
 	long timeout = 600;
 	uint64_t start, deadline;
 	char buf[64];
 
-	while ((c = getopt(argc, argv, "r:o:R:t:")) != -1) {
+	while ((c = getopt(argc, argv, "r:o:R:t:s:a")) != -1) {
 		switch (c) {
+		case 's': proto.sleep_us = strtoul(optarg, NULL, 0); break;
+		case 'a': proto.after_stop = 1; break;
 		case 'r': rec_size = strtoul(optarg, NULL, 0); break;
 		case 'o': out = optarg; break;
 		case 'R': ready = optarg; break;
@@ -188,16 +194,30 @@ int main(int argc, char **argv)
 			rec_size);
 		return 1;
 	}
-	if (out) {
-		out_fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (out_fd < 0) {
-			fprintf(stderr, "relay-drain: cannot create %s: %s\n",
-				out, strerror(errno));
+	proto.out_fd = -1;
+	proto.rec_size = rec_size;
+	proto.subbuf_size = subbuf_size;
+	proto.stop = &stop;
+	n = open_readers(dir, &rs, &proto);
+	for (int i = 0; out && i < n; i++) {
+		char name[32], *p;
+
+		snprintf(name, sizeof(name), "%d", i);
+		p = malloc(strlen(out) + strlen(name) + 1);
+		if (!p) {
+			fprintf(stderr, "relay-drain: out of memory\n");
 			return 1;
 		}
+		strcpy(p, out);
+		strcat(p, name);
+		rs[i].out_fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (rs[i].out_fd < 0) {
+			fprintf(stderr, "relay-drain: cannot create %s: %s\n",
+				p, strerror(errno));
+			return 1;
+		}
+		free(p);
 	}
-
-	n = open_readers(dir, &rs, out_fd, rec_size, subbuf_size, &stop);
 	th = calloc(n, sizeof(*th));
 	if (!th) {
 		fprintf(stderr, "relay-drain: out of memory\n");

@@ -13,6 +13,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import history  # noqa: E402
+
 
 def kv(fields):
     return dict(f.split("=", 1) for f in fields if "=" in f)
@@ -103,6 +106,7 @@ def mmm(xs):
 
 def main():
     d = Path(sys.argv[1])
+    no_history = "--no-history" in sys.argv[2:]
     meta, runs, drain, errors = parse(d / "guest.out")
     host = dict(l.split("=", 1) for l in (d / "host.txt").read_text().splitlines() if "=" in l)
     rows = [analyse(runs[i], drain[i]) for i in sorted(runs)]
@@ -227,6 +231,13 @@ def main():
     if len(rows) != expected:
         L.append(f"  ERROR only {len(rows)} of {expected} runs completed")
     (d / "report.txt").write_text("\n".join(L) + "\n")
+    if not no_history:
+        history.append(d.parent, [
+            {"date": m["date"], "series_hash": m["series_hash"], "source": "bench",
+             "config": f"{s['mode']}/{'flight' if s['flight'] else 'nonflight'}/w{s['writers']}/{s['size']}",
+             "mrec_s": round(s["mrec_s_median"], 3), "ns_per_write": round(s["ns_per_write_median"], 1),
+             "dropped": s["dropped_median"]}
+            for s in summary])
     return 1 if bad or errors or len(rows) != expected else 0
 
 

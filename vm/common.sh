@@ -6,7 +6,13 @@ BUILD=${BUILD:-$TOP/build}
 KSRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
 KPKG=linux-source-6.1
 KSRC=$BUILD/src/linux-source-6.1
-KOBJ=$BUILD/obj
+# KVARIANT=debug selects the debug kernel (vm/config-debug.fragment on top).
+KVARIANT=${KVARIANT:-}
+case "$KVARIANT" in
+'') KOBJ=$BUILD/obj; FRAGS="$TOP/vm/config.fragment" ;;
+debug) KOBJ=$BUILD/obj-debug; FRAGS="$TOP/vm/config.fragment $TOP/vm/config-debug.fragment" ;;
+*) echo "error: KVARIANT must be empty or 'debug', not '$KVARIANT'" >&2; exit 1 ;;
+esac
 JOBS=${JOBS:-$(nproc)}
 
 log() { printf '==> %s\n' "$*" >&2; }

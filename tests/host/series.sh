@@ -2,10 +2,8 @@
 # Host checks of the patch series: well formed, applies with patch -p1 and
 # with git am to the pristine tree.  Prints "ok - ..." / "not ok - ...".
 set -eu
-. "$(dirname "$0")/../../vm/common.sh"
+. "$(dirname "$0")/lib.sh"
 
-ok() { echo "ok - $1"; }
-not_ok() { echo "not ok - $1"; shift; for l in "$@"; do echo "# $l"; done; }
 
 cd "$TOP/patches"
 series=$(cat series)
@@ -29,8 +27,6 @@ grep -q '^Subject: \[PATCH 0/'"$total"'\]' 0000-cover-letter.patch &&
 	ok "series: cover letter is written" || not_ok "series: cover letter is written"
 
 # A pristine copy of the files the series modifies.
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 files=$(cat $series | sed -n 's|^--- a/||p' | sort -u)
 members=$(for f in $files; do echo "linux-source-6.1/$f"; done)
 tar -C "$work" -xf "$KSRC_TARBALL" $members

@@ -1,12 +1,8 @@
 #!/bin/bash
 # Host checks of the QEMU harness and of out-of-tree module builds.
 set -eu
-. "$(dirname "$0")/../../vm/common.sh"
+. "$(dirname "$0")/lib.sh"
 
-ok() { echo "ok - $1"; }
-not_ok() { echo "not ok - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cd "$TOP"
 
 rc=0
