@@ -170,7 +170,7 @@ if [ -w $D/kmemleak ]; then
 	echo scan >$D/kmemleak
 	leaks=$(grep -c unreferenced $D/kmemleak)
 	ours=$(grep -cE 'relay|trace_setup|trace_test|relay_bench' $D/kmemleak)
-	echo "# kmemleak: $leaks unreferenced objects, $ours in relay/trace code"
+	echo "# kmemleak (after KUnit's setup abuse and all of the above): $leaks unreferenced objects, $ours in relay/trace code"
 	[ "$ours" = 0 ] || head -40 $D/kmemleak | sed 's/^/# /'
 	check "kmemleak: no leak in relay or trace code" [ "$ours" = 0 ]
 else
