@@ -10,7 +10,8 @@ KOBJ  := $(CURDIR)/build/obj$(if $(KVARIANT),-$(KVARIANT))
 
 help:
 	@echo "Targets:"
-	@echo "  make test        build the patched kernel, run KUnit, guest and host tests"
+	@echo "  make test        build the patched kernel; KUnit, guest functional, stress,"
+	@echo "                   accounting, deterministic-cost and host tests"
 	@echo "  make bench       global vs per-CPU, flight vs not: throughput, drops, plots"
 	@echo "                   (BENCH=full for the larger matrix) -> results/<timestamp>/"
 	@echo "  make bench-cost  deterministic cost per write (-icount), checked against"
@@ -18,7 +19,7 @@ help:
 	@echo "  make bench-baseline  re-measure and rewrite the committed cost baseline"
 	@echo "  make compare OLD=results/A NEW=results/B  compare two result folders"
 	@echo "  make test-debug  the same on a debug kernel (lockdep, KASAN, UBSAN, PREEMPT,"
-	@echo "                   kmemleak; panic_on_warn), plus the stress tests"
+	@echo "                   kmemleak; panic_on_warn), cost runs excepted"
 	@echo "  make check       checkpatch, sparse, W=1, kernel-doc, bisectability, cppcheck"
 	@echo "  make kernel      extract linux-source-6.1, apply patches/, build (build/obj)"
 	@echo "  make kernel-dir  print the built tree, for KDIR= of out-of-tree modules"
@@ -65,7 +66,9 @@ compare:
 
 clean:
 	@-$(MAKE) -s -C tests/module KDIR=$(KOBJ) clean 2>/dev/null
-	rm -rf build/test build/vm
+	@-$(MAKE) -s -C bench-module KDIR=$(KOBJ) clean 2>/dev/null
+	@-$(MAKE) -s -C bench-user clean 2>/dev/null
+	rm -rf build/test build/test-debug build/check build/vm tests/module/.kdir bench-module/.kdir
 
 distclean:
 	rm -rf build results
