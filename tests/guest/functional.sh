@@ -3,21 +3,12 @@
 # Runs in the test VM, as root, from /extra with trace_test.ko and
 # fork_trace.ko beside it.
 set -u
+. /extra/ktap.sh
 
 D=/sys/kernel/debug
 ROOT=$D/relay_trace_test
 T=$ROOT/t
 P=/sys/module/trace_test/parameters
-n=0
-failed=0
-
-echo "TAP version 13"
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc" "failed: $*"; fi; }
-refused() { desc=$1; shift; if "$@"; then not_ok "$desc" "succeeded: $*"; else ok "$desc"; fi; }
-eq() { [ "$1" = "$2" ] || { echo "# expected '$2', got '$1'"; return 1; }; }
 
 load() { insmod /extra/trace_test.ko "$@" || echo "# insmod trace_test $* failed"; }
 unload() { rmmod trace_test || echo "# rmmod trace_test failed"; }
@@ -198,6 +189,4 @@ check "fork_trace per-CPU: PID $pid read back from the per-CPU files" \
 	sh -c "cat $S/trace* | grep -qx $pid"
 rmmod fork_trace
 
-echo "1..$n"
-echo "# guest tests: $n run, $failed failed"
-[ $failed = 0 ]
+ktap_done "guest tests"

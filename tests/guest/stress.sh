@@ -4,18 +4,11 @@
 # "R ..." and "D ..." lines, whose accounting the host checks with
 # bench-user/summarize.py.
 set -u
+. /extra/ktap.sh
 D=/sys/kernel/debug
 B=$D/relay_bench/run
 P=/sys/module/relay_bench/parameters
-n=0
-failed=0
 idx=0
-
-echo "TAP version 13"
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc" "failed: $*"; fi; }
-refused() { desc=$1; shift; if "$@"; then not_ok "$desc" "succeeded: $*"; else ok "$desc"; fi; }
 
 bench_load() { insmod /extra/relay_bench.ko "$@" || echo "# insmod relay_bench $* failed"; }
 
@@ -177,6 +170,4 @@ else
 	echo "# kmemleak not in this kernel (make test-debug has it)"
 fi
 
-echo "1..$n"
-echo "# stress tests: $n run, $failed failed"
-[ $failed = 0 ]
+ktap_done "stress tests"
