@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import history  # noqa: E402
+import meta as metalib  # noqa: E402
 
 TRACE_MODES = ("trace_percpu", "trace_global", "trace_flight", "trace_write")
 LIMIT = 1.02
@@ -23,7 +24,7 @@ LIMIT = 1.02
 def main():
     d, base = Path(sys.argv[1]), Path(sys.argv[2])
     write_baseline = "--write-baseline" in sys.argv[3:]
-    host = dict(l.split("=", 1) for l in (d / "host.txt").read_text().splitlines() if "=" in l)
+    host = metalib.read_host(d)
     meta, raw = {}, {}
     for line in (d / "guest.out").read_text().splitlines():
         f = line.split()
@@ -55,14 +56,11 @@ def main():
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()
         w.writerows(rows)
-    m = {
-        "kernel_package": "linux-source-6.1 " + host.get("kpkg_version", "?"),
-        "kernel_release": meta.get("kernel", "?"), "series_hash": host.get("series_hash", "?"),
-        "qemu": host.get("qemu", "?"), "accelerator": "tcg -icount shift=0,sleep=off",
-        "guest_clocksource": meta.get("clocksource", "?"), "vcpus": 1,
-        "host_cpu": host.get("host_cpu", "?"), "date": host.get("date", "?"),
+    m = metalib.base_meta(host, meta)
+    m.update({
+        "accelerator": "tcg -icount shift=0,sleep=off", "vcpus": 1,
         "unit": "ns of guest time = executed instructions (icount shift 0)",
-    }
+    })
     (d / "meta.json").write_text(json.dumps(m, indent=2) + "\n")
     net = {(r["kind"], r["size"]): r["net_ns_per_write"] for r in rows}
 

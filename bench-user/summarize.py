@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import history  # noqa: E402
+import meta as metalib  # noqa: E402
 
 
 def kv(fields):
@@ -108,7 +109,7 @@ def main():
     d = Path(sys.argv[1])
     no_history = "--no-history" in sys.argv[2:]
     meta, runs, drain, errors = parse(d / "guest.out")
-    host = dict(l.split("=", 1) for l in (d / "host.txt").read_text().splitlines() if "=" in l)
+    host = metalib.read_host(d)
     rows = [analyse(runs[i], drain[i]) for i in sorted(runs)]
     expected = sum(1 for l in (d / "runs.txt").read_text().splitlines() if l.strip())
 
@@ -137,17 +138,11 @@ def main():
         w.writeheader()
         w.writerows(summary)
 
-    m = {
-        "kernel_package": "linux-source-6.1 " + host.get("kpkg_version", "?"),
-        "kernel_release": meta.get("kernel", "?"),
-        "series_hash": host.get("series_hash", "?"),
-        "qemu": host.get("qemu", "?"), "accelerator": host.get("accel", "?"),
-        "guest_clocksource": meta.get("clocksource", "?"),
-        "vcpus": int(meta.get("cpus", 0) or 0),
-        "host_cpu": host.get("host_cpu", "?"), "host_cpus": int(host.get("host_cpus", 0) or 0),
-        "date": host.get("date", "?"), "matrix": host.get("matrix", "?"),
-        "runs_expected": expected, "runs_completed": len(rows),
-    }
+    m = metalib.base_meta(host, meta)
+    m.update({
+        "accelerator": host.get("accel", "?"), "vcpus": int(meta.get("cpus", 0) or 0),
+        "matrix": host.get("matrix", "?"), "runs_expected": expected, "runs_completed": len(rows),
+    })
     (d / "meta.json").write_text(json.dumps(m, indent=2) + "\n")
     cond = (f"{m['accelerator'].upper()}, {m['vcpus']} vCPUs on {m['host_cpus']} host CPUs, "
             f"clocksource {m['guest_clocksource']}, {m['kernel_package']}, series {m['series_hash']}")
