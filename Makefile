@@ -1,33 +1,43 @@
 # relay_trace: the 2007 relay "trace" interface as a modern kernel patch
 # series, with a QEMU test harness and a benchmark suite.
-# `make help` lists the targets.
+# `make help` lists the targets.  KERNEL=6.1 (default) or KERNEL=6.12
+# selects the kernel everywhere.
 
 SHELL := /bin/bash
+KERNEL ?= 6.1
+export KERNEL
 
-KOBJ  := $(CURDIR)/build/obj$(if $(KVARIANT),-$(KVARIANT))
-
-.PHONY: help deps kernel kernel-dir test-module test test-debug check bench bench-cost bench-baseline compare clean distclean
+.PHONY: help deps kernel kernel-dir test-module test test-debug test-kcsan test-rt \
+	test-patch1 check bench bench-ab bench-cost bench-baseline compare clean distclean
 
 help:
-	@echo "Targets:"
-	@echo "  make test        build the patched kernel; KUnit, guest functional, stress,"
-	@echo "                   accounting, deterministic-cost and host tests"
-	@echo "  make bench       global vs per-CPU, flight vs not: throughput, drops, plots"
-	@echo "                   (BENCH=full for the larger matrix) -> results/<timestamp>/"
-	@echo "  make bench-cost  deterministic cost per write (-icount), checked against"
-	@echo "                   bench-user/cost-baseline.csv (fails on a >2% regression)"
-	@echo "  make bench-baseline  re-measure and rewrite the committed cost baseline"
+	@echo "Targets (KERNEL=6.1, the default, or KERNEL=6.12):"
+	@echo "  make test          build the patched kernel; host checks, KUnit, guest functional,"
+	@echo "                     stress and accounting tests, deterministic cost and its gate"
+	@echo "  make bench         write-path cost, lossless rate, overload: global vs per-CPU vs"
+	@echo "                     the ftrace ring buffer, every record verified (BENCH=full for"
+	@echo "                     more) -> results/<timestamp>-<kernel>/"
+	@echo "  make bench-ab [REF=HEAD]  relay_bench.ko of REF (a) and of the working tree (b)"
+	@echo "                     in one boot, runs interleaved, compared -> results/<...>-ab/"
+	@echo "  make bench-cost    deterministic cost per write (-icount), checked against"
+	@echo "                     bench-user/baselines/cost-\$$KERNEL.csv (0.5 instruction gate)"
+	@echo "  make bench-baseline  re-measure and rewrite that baseline"
 	@echo "  make compare OLD=results/A NEW=results/B  compare two result folders"
-	@echo "  make test-debug  the same on a debug kernel (lockdep, KASAN, UBSAN, PREEMPT,"
-	@echo "                   kmemleak; panic_on_warn), cost runs excepted"
-	@echo "  make check       checkpatch, sparse, W=1, kernel-doc, bisectability, cppcheck"
-	@echo "  make kernel      extract linux-source-6.1, apply patches/, build (build/obj)"
-	@echo "  make kernel-dir  print the built tree, for KDIR= of out-of-tree modules"
-	@echo "  make test-module build tests/module/trace_test.ko against the test kernel"
-	@echo "  make deps        install the Debian packages needed (as root)"
-	@echo "  make clean       remove build outputs of the tests and modules"
-	@echo "  make distclean   remove build/ and results/ entirely"
-	@echo "Boot the kernel by hand: vm/run [--smp N] [--add FILE]... -- COMMAND"
+	@echo "  make test-debug    the tests on a debug kernel (lockdep, KASAN, UBSAN, PREEMPT,"
+	@echo "                     kmemleak, panic_on_warn), with fault injection"
+	@echo "  make test-kcsan    the tests on a KCSAN kernel; no data race in relay code"
+	@echo "  make test-rt       the tests on a PREEMPT_RT kernel with lockdep (KERNEL=6.12)"
+	@echo "  make test-patch1   the relay race that patch 1 fixes: reproduced without it,"
+	@echo "                     gone with it"
+	@echo "  make check         checkpatch, sparse, W=1, kernel-doc, bisect, commit messages,"
+	@echo "                     userspace warnings, cppcheck, the two series in step"
+	@echo "  make kernel        extract linux-source-\$$KERNEL, apply patches/\$$KERNEL, build"
+	@echo "  make kernel-dir    print the built tree, for KDIR= of out-of-tree modules"
+	@echo "  make test-module   build tests/module/trace_test.ko against the test kernel"
+	@echo "  make deps          install the Debian packages needed (as root)"
+	@echo "  make clean         remove build outputs of the tests and modules"
+	@echo "  make distclean     remove build/ and results/ entirely"
+	@echo "Boot a kernel by hand: vm/run [--smp N] [--add FILE]... -- COMMAND (vm/run --help)"
 
 deps:
 	@vm/deps
@@ -36,39 +46,51 @@ kernel:
 	@vm/build-kernel
 
 kernel-dir:
-	@test -f $(KOBJ)/Module.symvers || { echo "no built kernel in $(KOBJ); run 'make kernel'" >&2; exit 1; }
-	@echo $(KOBJ)
+	@. vm/env.sh && { test -f "$$KOBJ/Module.symvers" || die "no built $$KNAME kernel in $${KOBJ#$$TOP/}; run 'make kernel KERNEL=$$KERNEL'"; } && echo "$$KOBJ"
 
 test-module: kernel
-	@$(MAKE) -s -C tests/module KDIR=$(KOBJ)
+	@. vm/env.sh && build_modules tests/module
 
 test:
-	@tests/run
+	@KVARIANT= tests/run
 
 test-debug:
 	@KVARIANT=debug tests/run
+
+test-kcsan:
+	@KVARIANT=kcsan tests/run
+
+test-rt:
+	@KVARIANT=rt tests/run
+
+test-patch1:
+	@tests/patch1/run
 
 check:
 	@tests/check
 
 bench:
-	@bench-user/bench
+	@BENCH_AB_REF= bench-user/host/bench
+
+bench-ab:
+	@BENCH_AB_REF=$(or $(REF),HEAD) bench-user/host/bench
 
 bench-cost:
-	@bench-user/bench-cost
+	@bench-user/host/bench-cost
 
 bench-baseline:
-	@BASELINE_UPDATE=1 bench-user/bench-cost
+	@BASELINE_UPDATE=1 bench-user/host/bench-cost
 
 compare:
 	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "usage: make compare OLD=results/A NEW=results/B" >&2; exit 2; }
-	@python3 bench-user/compare.py "$(OLD)" "$(NEW)"
+	@python3 bench-user/report/report.py compare "$(OLD)" "$(NEW)"
 
 clean:
-	@-$(MAKE) -s -C tests/module KDIR=$(KOBJ) clean 2>/dev/null
-	@-$(MAKE) -s -C bench-module KDIR=$(KOBJ) clean 2>/dev/null
-	@-$(MAKE) -s -C bench-user clean 2>/dev/null
-	rm -rf build/test build/test-debug build/check build/vm tests/module/.kdir bench-module/.kdir
+	@. vm/env.sh && for d in tests/module bench-module; do \
+		$(MAKE) -s -C $$d KDIR="$$(cat $$d/.kdir 2>/dev/null || echo $$KOBJ)" clean >/dev/null 2>&1; rm -f $$d/.kdir; done
+	@-$(MAKE) -s -C bench-user/guest clean
+	@-$(MAKE) -s -C tests/guest clean
+	rm -rf build/test-* build/check build/vm
 
 distclean:
 	rm -rf build results

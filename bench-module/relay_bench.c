@@ -1,18 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * relay_bench - measure the cost of the relay_trace write path
+ * relay_bench - measure the relay_trace write path, and check every record
  *
  * Sets up one trace, /sys/kernel/debug/relay_bench/run/, per-CPU or global
- * (mode=), flight or not (flight=).  Writing 1 to
- * /sys/module/relay_bench/parameters/run starts the trace, runs one kthread
+ * (mode=percpu, mode=global), flight or not (flight=); or, as a peer in
+ * the same boot, an ftrace ring buffer (mode=ftrace: per-CPU, overwrite,
+ * ring_buffer_lock_reserve() + ring_buffer_unlock_commit()); or nothing
+ * (mode=none: the floor, everything but the write).
+ *
+ * Writing 1 to /sys/module/relay_bench/parameters/run runs one kthread
  * bound to each of CPUs 0..writers-1, released together, each writing
- * records of rec_size bytes with trace_write() for duration_ms (or
- * max_records), stops the trace and returns.  The results are in the
+ * records of rec_size bytes for duration_ms: as fast as it can, or at
+ * rate= records per second, or (stop_on_drop=1) until its first write is
+ * refused.  It then stops the trace and returns; the results are in the
  * read-only res_* parameters, one value per writer.
  *
- * Each record starts with a struct bench_rec header: magic and CPU, a
- * per-writer sequence number that counts every attempt (so a dropped
- * record leaves a gap), and a local_clock() timestamp.
+ * Every record is a struct relay_bench_rec (uapi/relay_bench.h): the run
+ * identifier and the writer's CPU, its count of attempts and of
+ * successful writes before this one, a timestamp, and a payload derived
+ * from all of them, so that a reader can check each record by content.
+ * One write in 2^sample_shift is timed alone, into a log-scale histogram
+ * of per-write latency (res_hist).
+ *
+ * In mode=ftrace no user-space reader can see the ring buffer, so the
+ * module checks it itself after the run, with the same code relay-drain
+ * uses (relay_bench_check_rec()), and publishes the same lines in
+ * res_check.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -21,30 +34,31 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/relay_trace.h>
-#include <linux/sched/clock.h>
+#include <linux/ring_buffer.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_clock.h>
 
-#define BENCH_MAGIC	0xbe7cU
-#define BENCH_BATCH	64
-#define BENCH_MAX_W	64
+#include "uapi/relay_bench.h"
 
-struct bench_rec {
-	u16 magic;
-	u16 cpu;
-	u32 seq;
-	u64 ts;
-};
+#define BENCH_MAX_W		RELAY_BENCH_MAX_WRITERS
+#define BENCH_BATCH		64	/* writes between clock and stop checks */
+#define BENCH_MAX_BURST		1024	/* writes at once when rate-limited */
+#define BENCH_MAX_MS		4000	/* record timestamps are 32-bit ns */
+#define BENCH_HIST		128	/* latency buckets, see hist_bucket() */
 
 static char *mode = "percpu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "percpu or global");
+MODULE_PARM_DESC(mode, "percpu, global, ftrace (ring buffer peer) or none (the floor)");
 
 static bool flight;
 module_param(flight, bool, 0444);
-MODULE_PARM_DESC(flight, "flight-recorder mode");
+MODULE_PARM_DESC(flight, "flight-recorder mode (overwrite); mode=ftrace needs it");
 
 static uint writers = 1;
 module_param(writers, uint, 0444);
@@ -52,7 +66,7 @@ MODULE_PARM_DESC(writers, "writer kthreads, on CPUs 0..writers-1");
 
 static uint rec_size = 64;
 module_param(rec_size, uint, 0444);
-MODULE_PARM_DESC(rec_size, "record size in bytes (16 or more)");
+MODULE_PARM_DESC(rec_size, "record size in bytes: 16 or more, a multiple of 4");
 
 static uint subbuf_size = 16384;
 module_param(subbuf_size, uint, 0444);
@@ -60,79 +74,208 @@ MODULE_PARM_DESC(subbuf_size, "sub-buffer size, a multiple of rec_size");
 
 static uint n_subbufs = 8;
 module_param(n_subbufs, uint, 0444);
-MODULE_PARM_DESC(n_subbufs, "sub-buffers per buffer");
+MODULE_PARM_DESC(n_subbufs, "sub-buffers per buffer (mode=ftrace: its size in sub-buffers)");
 
 static uint duration_ms = 500;
 module_param(duration_ms, uint, 0444);
-MODULE_PARM_DESC(duration_ms, "how long each writer writes");
+MODULE_PARM_DESC(duration_ms, "how long each writer writes, at most 4000");
 
-static ulong max_records;
-module_param(max_records, ulong, 0444);
-MODULE_PARM_DESC(max_records, "stop each writer after this many records (0: no limit)");
+static ulong rate;
+module_param(rate, ulong, 0444);
+MODULE_PARM_DESC(rate, "records per second per writer (0: as fast as it can)");
 
-static ulong res_attempted[BENCH_MAX_W], res_written[BENCH_MAX_W];
+static bool stop_on_drop;
+module_param(stop_on_drop, bool, 0444);
+MODULE_PARM_DESC(stop_on_drop, "end a writer's run at its first refused write");
+
+static uint run_id;
+module_param(run_id, uint, 0444);
+MODULE_PARM_DESC(run_id, "run identifier in every record, 1..2^24-1 (0: random)");
+
+static uint sample_shift = 4;
+module_param(sample_shift, uint, 0444);
+MODULE_PARM_DESC(sample_shift, "time one write in 2^sample_shift (at most 20)");
+
+static ulong res_attempted[BENCH_MAX_W], res_ok[BENCH_MAX_W];
 static ulong res_failed[BENCH_MAX_W], res_ns[BENCH_MAX_W];
+static ulong res_last_ts[BENCH_MAX_W];
 static uint n_res;
 module_param_array(res_attempted, ulong, &n_res, 0444);
-module_param_array(res_written, ulong, &n_res, 0444);
+module_param_array(res_ok, ulong, &n_res, 0444);
 module_param_array(res_failed, ulong, &n_res, 0444);
 module_param_array(res_ns, ulong, &n_res, 0444);
-MODULE_PARM_DESC(res_attempted, "per writer: records attempted");
-MODULE_PARM_DESC(res_written, "per writer: records written");
-MODULE_PARM_DESC(res_failed, "per writer: records refused (buffer full)");
-MODULE_PARM_DESC(res_ns, "per writer: ns spent in timed batches");
+module_param_array(res_last_ts, ulong, &n_res, 0444);
+MODULE_PARM_DESC(res_attempted, "per writer: writes attempted");
+MODULE_PARM_DESC(res_ok, "per writer: successful writes");
+MODULE_PARM_DESC(res_failed, "per writer: writes refused");
+MODULE_PARM_DESC(res_ns, "per writer: ns from the run's start to its last write");
+MODULE_PARM_DESC(res_last_ts, "per writer: timestamp of its last successful write");
 
-static ulong res_dropped;
+static ulong res_hist[BENCH_HIST];
+static uint n_hist = BENCH_HIST;
+module_param_array(res_hist, ulong, &n_hist, 0444);
+MODULE_PARM_DESC(res_hist, "timed writes per latency bucket, all writers");
+
+static ulong res_dropped, res_refused;
 module_param(res_dropped, ulong, 0444);
 MODULE_PARM_DESC(res_dropped, "the trace's dropped counter after the run");
+module_param(res_refused, ulong, 0444);
+MODULE_PARM_DESC(res_refused, "the trace's refused counter after the run");
+
+static char res_check[8192];
+module_param_string(res_check, res_check, sizeof(res_check), 0444);
+MODULE_PARM_DESC(res_check, "mode=ftrace: the module's check of the ring buffer");
+
+/* What one writer did in one run. */
+struct bench_result {
+	u64 attempted;
+	u64 ok;
+	u64 failed;
+	u64 ns;
+	u64 last_ts;
+	u64 hist[BENCH_HIST];
+};
 
 struct bench_writer {
 	unsigned int cpu;
 	struct completion done;
-	u64 attempted, written, failed, ns;
-	void *rec;
+	struct bench_result res;
+	struct relay_bench_rec *rec;
 };
 
+enum bench_mode { BENCH_TRACE, BENCH_FTRACE, BENCH_NONE };
+
+static enum bench_mode bench_mode;
 static struct trace_info *trace;
+static struct trace_buffer *rb;
 static struct bench_writer *bw;
 static atomic_t ready;
+static u64 run_start;
 static DECLARE_COMPLETION(go);
 static DEFINE_MUTEX(run_lock);
+
+/*
+ * Latency buckets: 0-15 ns one each, then four per power of two, so that
+ * a bucket spans at most a quarter of its lower bound.
+ */
+static unsigned int hist_bucket(u64 ns)
+{
+	unsigned int e;
+
+	if (ns < 16)
+		return ns;
+	e = ilog2(ns);
+	if (e > 31)
+		return BENCH_HIST - 1;
+	return 16 + (e - 4) * 4 + ((ns >> (e - 2)) & 3);
+}
+
+/*
+ * The ring buffer's commit: it lost its event argument in 6.3, and the
+ * Makefile defines RB_COMMIT_BUFFER_ONLY for the kernels that have that.
+ */
+static inline void bench_rb_commit(struct ring_buffer_event *ev)
+{
+#ifdef RB_COMMIT_BUFFER_ONLY
+	ring_buffer_unlock_commit(rb);
+#else
+	ring_buffer_unlock_commit(rb, ev);
+#endif
+}
+
+static __always_inline int bench_write(const void *rec)
+{
+	struct ring_buffer_event *ev;
+
+	switch (bench_mode) {
+	case BENCH_TRACE:
+		return trace_write(trace, rec, rec_size);
+	case BENCH_FTRACE:
+		ev = ring_buffer_lock_reserve(rb, rec_size);
+		if (!ev)
+			return -ENOSPC;
+		memcpy(ring_buffer_event_data(ev), rec, rec_size);
+		bench_rb_commit(ev);
+		return 0;
+	default:
+		barrier();
+		return 0;
+	}
+}
+
+/* Sleep until @until (trace_clock_local() time), if it is far enough. */
+static void bench_sleep_until(u64 now, u64 until)
+{
+	u64 us = (until - now) / NSEC_PER_USEC;
+
+	if (until <= now)
+		return;
+	if (us >= 20)
+		usleep_range(us, us + 50);
+	else
+		cond_resched();
+}
 
 static int bench_writer_fn(void *data)
 {
 	struct bench_writer *w = data;
-	struct bench_rec *h = w->rec;
-	u64 t0, t1, deadline;
-	u32 seq = 0;
-	int i, ret;
+	struct bench_result *res = &w->res;
+	struct relay_bench_rec *h = w->rec;
+	u32 *payload = (u32 *)(h + 1);
+	u32 nwords = (rec_size - RELAY_BENCH_HDR_SIZE) / 4;
+	u64 sample_mask = (1ULL << sample_shift) - 1;
+	u64 start, deadline, now, n, i, t;
+	int ret;
 
-	h->magic = BENCH_MAGIC;
-	h->cpu = w->cpu;
-
+	h->tag = RELAY_BENCH_TAG(run_id, w->cpu);
 	atomic_inc(&ready);
 	wait_for_completion(&go);
 
-	deadline = local_clock() + (u64)duration_ms * NSEC_PER_MSEC;
+	start = READ_ONCE(run_start);
+	deadline = start + (u64)duration_ms * NSEC_PER_MSEC;
 	for (;;) {
-		t0 = local_clock();
-		for (i = 0; i < BENCH_BATCH; i++) {
-			h->seq = seq++;
-			h->ts = local_clock();
-			ret = trace_write(trace, w->rec, rec_size);
-			if (!ret)
-				w->written++;
-			else
-				w->failed++;
-		}
-		t1 = local_clock();
-		w->ns += t1 - t0;
-		w->attempted += BENCH_BATCH;
-		if (t1 >= deadline || kthread_should_stop() ||
-		    (max_records && w->attempted >= max_records))
+		now = trace_clock_local();
+		if (now >= deadline || kthread_should_stop())
 			break;
+		n = BENCH_BATCH;
+		if (rate) {
+			u64 due = div64_u64((now - start) * rate, NSEC_PER_SEC);
+
+			if (due <= res->attempted) {
+				bench_sleep_until(now, start +
+					div64_u64((res->attempted + 1) * NSEC_PER_SEC,
+						  rate));
+				continue;
+			}
+			n = min_t(u64, due - res->attempted, BENCH_MAX_BURST);
+		}
+		for (i = 0; i < n; i++) {
+			h->seq = res->attempted;
+			h->ok = res->ok;
+			t = trace_clock_local();
+			h->ts = t > start ? t - start : 0;
+			memset32(payload, relay_bench_mix(h), nwords);
+			if (!(res->attempted & sample_mask)) {
+				t = trace_clock_local();
+				ret = bench_write(h);
+				res->hist[hist_bucket(trace_clock_local() - t)]++;
+			} else {
+				ret = bench_write(h);
+			}
+			res->attempted++;
+			if (likely(!ret)) {
+				res->ok++;
+				res->last_ts = h->ts;
+			} else {
+				res->failed++;
+				if (stop_on_drop)
+					goto out;
+			}
+		}
 		cond_resched();
 	}
+out:
+	res->ns = trace_clock_local() - start;
 	complete(&w->done);
 
 	while (!kthread_should_stop()) {
@@ -144,24 +287,94 @@ static int bench_writer_fn(void *data)
 	return 0;
 }
 
+/*
+ * Check the ring buffer's records, oldest first, one stream per CPU, with
+ * the code relay-drain uses for relay files; print its lines to res_check.
+ */
+static void bench_check_rb(void)
+{
+	struct relay_bench_fstats *fs;
+	struct ring_buffer_event *ev;
+	unsigned int i, cpu, len = 0;
+
+	res_check[0] = '\0';
+	fs = kzalloc(sizeof(*fs), GFP_KERNEL);
+	if (!fs) {
+		scnprintf(res_check, sizeof(res_check), "error no memory\n");
+		return;
+	}
+	for (cpu = 0; cpu < writers; cpu++) {
+		memset(fs, 0, sizeof(*fs));
+		while ((ev = ring_buffer_consume(rb, cpu, NULL, NULL))) {
+			u32 n = ring_buffer_event_length(ev);
+
+			relay_bench_check(fs, run_id, ring_buffer_event_data(ev),
+					  min(n, rec_size), rec_size);
+			if (n != rec_size)
+				fs->partial += n > rec_size ? n - rec_size : 0;
+			cond_resched();
+		}
+		len += scnprintf(res_check + len, sizeof(res_check) - len,
+				 RELAY_BENCH_STREAM_FMT,
+				 RELAY_BENCH_STREAM_ARGS(cpu, fs));
+		for (i = 0; i < RELAY_BENCH_MAX_WRITERS; i++)
+			if (fs->w[i].records)
+				len += scnprintf(res_check + len,
+						 sizeof(res_check) - len,
+						 RELAY_BENCH_WRITER_FMT,
+						 RELAY_BENCH_WRITER_ARGS(i, cpu,
+									 &fs->w[i]));
+	}
+	kfree(fs);
+}
+
+static void bench_collect(void)
+{
+	unsigned int i, b;
+
+	memset(res_hist, 0, sizeof(res_hist));
+	for (i = 0; i < writers; i++) {
+		struct bench_result *r = &bw[i].res;
+
+		res_attempted[i] = r->attempted;
+		res_ok[i] = r->ok;
+		res_failed[i] = r->failed;
+		res_ns[i] = r->ns;
+		res_last_ts[i] = r->last_ts;
+		for (b = 0; b < BENCH_HIST; b++)
+			res_hist[b] += r->hist[b];
+	}
+	n_res = writers;
+	res_dropped = trace ? atomic_long_read(&trace->dropped) : 0;
+	res_refused = trace ? atomic_long_read(&trace->refused) : 0;
+	if (bench_mode == BENCH_FTRACE)
+		bench_check_rb();
+}
+
 static int bench_run(void)
 {
 	struct task_struct *tasks[BENCH_MAX_W] = { NULL };
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
 	for (i = 0; i < writers; i++) {
-		memset(&bw[i].attempted, 0, 4 * sizeof(u64));
+		memset(&bw[i].res, 0, sizeof(bw[i].res));
 		init_completion(&bw[i].done);
 	}
 	atomic_set(&ready, 0);
 	reinit_completion(&go);
 
-	/* The stress tests start and stop the trace from user space too. */
-	ret = trace_start(trace);
-	if (ret && ret != -EBUSY)
-		return ret;
-	ret = 0;
+	if (trace) {
+		/* The stress tests start and stop the trace from user space too. */
+		ret = trace_start(trace);
+		if (ret && ret != -EBUSY)
+			return ret;
+		ret = 0;
+	}
+	if (rb) {
+		ring_buffer_reset(rb);
+		ring_buffer_record_on(rb);
+	}
 
 	for (i = 0; i < writers; i++) {
 		tasks[i] = kthread_create_on_cpu(bench_writer_fn, &bw[i], i,
@@ -169,37 +382,27 @@ static int bench_run(void)
 		if (IS_ERR(tasks[i])) {
 			ret = PTR_ERR(tasks[i]);
 			tasks[i] = NULL;
-			goto out;
+			break;
 		}
 		wake_up_process(tasks[i]);
 	}
-	while (atomic_read(&ready) < writers)
+	while (!ret && atomic_read(&ready) < writers)
 		usleep_range(100, 200);
+	WRITE_ONCE(run_start, trace_clock_local());
 	complete_all(&go);
-	for (i = 0; i < writers; i++)
+	for (i = 0; i < writers && tasks[i]; i++)
 		wait_for_completion(&bw[i].done);
-out:
-	if (ret) {
-		complete_all(&go);
-		for (i = 0; i < writers && tasks[i]; i++)
-			wait_for_completion(&bw[i].done);
-	}
-	trace_stop(trace);
+
+	if (trace)
+		trace_stop(trace);
+	if (rb)
+		ring_buffer_record_off(rb);
 	for (i = 0; i < writers; i++)
 		if (tasks[i])
 			kthread_stop(tasks[i]);
-	if (ret)
-		return ret;
-
-	for (i = 0; i < writers; i++) {
-		res_attempted[i] = bw[i].attempted;
-		res_written[i] = bw[i].written;
-		res_failed[i] = bw[i].failed;
-		res_ns[i] = bw[i].ns;
-	}
-	n_res = writers;
-	res_dropped = atomic_long_read(&trace->dropped);
-	return 0;
+	if (!ret)
+		bench_collect();
+	return ret;
 }
 
 static int run_set(const char *val, const struct kernel_param *kp)
@@ -220,19 +423,10 @@ static const struct kernel_param_ops run_ops = {
 module_param_cb(run, &run_ops, NULL, 0200);
 MODULE_PARM_DESC(run, "write 1 to run the benchmark once");
 
-static int __init relay_bench_init(void)
+static int bench_check_params(void)
 {
-	u32 flags = 0;
 	unsigned int i;
 
-	if (!strcmp(mode, "global")) {
-		flags |= TRACE_GLOBAL_CHANNEL;
-	} else if (strcmp(mode, "percpu")) {
-		pr_err("mode must be percpu or global, not '%s'\n", mode);
-		return -EINVAL;
-	}
-	if (flight)
-		flags |= TRACE_FLIGHT_CHANNEL;
 	if (writers < 1 || writers > BENCH_MAX_W || writers > num_online_cpus()) {
 		pr_err("writers=%u: need 1..%u (online CPUs)\n", writers,
 		       min_t(unsigned int, BENCH_MAX_W, num_online_cpus()));
@@ -244,10 +438,67 @@ static int __init relay_bench_init(void)
 			return -EINVAL;
 		}
 	}
-	if (rec_size < sizeof(struct bench_rec) || rec_size > subbuf_size ||
-	    subbuf_size % rec_size) {
-		pr_err("rec_size=%u must be >= %zu and divide subbuf_size=%u\n",
-		       rec_size, sizeof(struct bench_rec), subbuf_size);
+	if (rec_size < RELAY_BENCH_HDR_SIZE || rec_size % 4 ||
+	    rec_size > subbuf_size || subbuf_size % rec_size) {
+		pr_err("rec_size=%u must be >= %u, a multiple of 4, and divide subbuf_size=%u\n",
+		       rec_size, RELAY_BENCH_HDR_SIZE, subbuf_size);
+		return -EINVAL;
+	}
+	if (!duration_ms || duration_ms > BENCH_MAX_MS || sample_shift > 20) {
+		pr_err("duration_ms=%u must be 1..%u, sample_shift=%u at most 20\n",
+		       duration_ms, BENCH_MAX_MS, sample_shift);
+		return -EINVAL;
+	}
+	if (run_id > RELAY_BENCH_MAX_RUN) {
+		pr_err("run_id=%u: at most %u\n", run_id, RELAY_BENCH_MAX_RUN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void bench_free(void)
+{
+	unsigned int i;
+
+	trace_cleanup(trace);
+	trace = NULL;
+	if (rb)
+		ring_buffer_free(rb);
+	rb = NULL;
+	for (i = 0; bw && i < writers; i++)
+		kfree(bw[i].rec);
+	kfree(bw);
+	bw = NULL;
+}
+
+static int __init relay_bench_init(void)
+{
+	u32 flags = flight ? TRACE_FLIGHT_CHANNEL : 0;
+	unsigned int i;
+	int ret;
+
+	ret = bench_check_params();
+	if (ret)
+		return ret;
+	if (!run_id)
+		run_id = (get_random_u32() & RELAY_BENCH_MAX_RUN) | 1;
+
+	if (!strcmp(mode, "percpu")) {
+		bench_mode = BENCH_TRACE;
+	} else if (!strcmp(mode, "global")) {
+		bench_mode = BENCH_TRACE;
+		flags |= TRACE_GLOBAL_CHANNEL;
+	} else if (!strcmp(mode, "ftrace")) {
+		bench_mode = BENCH_FTRACE;
+		if (!flight) {
+			pr_err("mode=ftrace is the overwrite ring buffer: needs flight=1\n");
+			return -EINVAL;
+		}
+	} else if (!strcmp(mode, "none")) {
+		bench_mode = BENCH_NONE;
+	} else {
+		pr_err("mode must be percpu, global, ftrace or none, not '%s'\n",
+		       mode);
 		return -EINVAL;
 	}
 
@@ -258,32 +509,33 @@ static int __init relay_bench_init(void)
 		bw[i].cpu = i;
 		bw[i].rec = kzalloc(rec_size, GFP_KERNEL);
 		if (!bw[i].rec)
-			goto err;
-		memset(bw[i].rec + sizeof(struct bench_rec), 0x5a,
-		       rec_size - sizeof(struct bench_rec));
+			goto nomem;
 	}
 
-	trace = trace_setup("relay_bench", "run", subbuf_size, n_subbufs, flags);
-	if (!trace) {
-		pr_err("trace_setup failed\n");
-		goto err;
+	if (bench_mode == BENCH_TRACE) {
+		trace = trace_setup("relay_bench", "run", subbuf_size,
+				    n_subbufs, flags);
+		if (!trace) {
+			pr_err("trace_setup failed\n");
+			goto nomem;
+		}
+	} else if (bench_mode == BENCH_FTRACE) {
+		rb = ring_buffer_alloc((unsigned long)subbuf_size * n_subbufs,
+				       RB_FL_OVERWRITE);
+		if (!rb) {
+			pr_err("ring_buffer_alloc failed\n");
+			goto nomem;
+		}
 	}
 	return 0;
-err:
-	for (i = 0; i < writers; i++)
-		kfree(bw[i].rec);
-	kfree(bw);
+nomem:
+	bench_free();
 	return -ENOMEM;
 }
 
 static void __exit relay_bench_exit(void)
 {
-	unsigned int i;
-
-	trace_cleanup(trace);
-	for (i = 0; i < writers; i++)
-		kfree(bw[i].rec);
-	kfree(bw);
+	bench_free();
 }
 
 module_init(relay_bench_init);

@@ -5,11 +5,13 @@
  * Usage: ctlfuzz [-p PROCS] [-n WRITES] TRACE_DIR
  *
  * PROCS processes each make WRITES writes to TRACE_DIR/state and
- * TRACE_DIR/rewind, every one of which must fail: random bytes, huge
- * buffers, embedded NULs, partial words, "start" on the running trace,
- * writes at an offset and empty writes.  State is checked to still read
- * "running" as they go.  Prints the figures; exits 1 if any bad write was
- * accepted or the state changed.
+ * TRACE_DIR/rewind: random bytes, huge buffers, embedded NULs, partial
+ * words, "start" on the running trace, writes at an offset and empty
+ * writes.  Every one to state must fail; every one to rewind must succeed
+ * (as in the 2007 interface, any write rewinds a flight trace).  State is
+ * checked to still read "running" as they go.  Prints the figures; exits 1
+ * if a write to state was accepted, one to rewind refused, or the state
+ * changed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -114,7 +116,8 @@ static int child(const char *dir, int id, long writes, char *huge)
 {
 	char state[4096], rewind[4096];
 	unsigned int seed = 0x5eed0000u + id;
-	long accepted = 0, checks = 0, bad_state = 0;
+	long accepted = 0, rewinds = 0, refused_rewinds = 0, checks = 0;
+	long bad_state = 0;
 
 	snprintf(state, sizeof(state), "%s/state", dir);
 	snprintf(rewind, sizeof(rewind), "%s/rewind", dir);
@@ -136,7 +139,15 @@ static int child(const char *dir, int id, long writes, char *huge)
 		else
 			r = write(fd, c.huge ? huge : c.buf, c.len);
 		close(fd);
-		if (r >= 0) {
+		if (!is_state) {
+			rewinds++;
+			if (r != (ssize_t)c.len) {
+				refused_rewinds++;
+				fprintf(stderr, "ctlfuzz: %s refused a %zu-byte write at offset %lld: %s\n",
+					path, c.len, (long long)c.off,
+					r < 0 ? strerror(errno) : "short write");
+			}
+		} else if (r >= 0) {
 			accepted++;
 			fprintf(stderr, "ctlfuzz: %s accepted a %zu-byte write at offset %lld\n",
 				path, c.len, (long long)c.off);
@@ -146,9 +157,10 @@ static int child(const char *dir, int id, long writes, char *huge)
 			bad_state += !state_is_running(state);
 		}
 	}
-	printf("ctlfuzz[%d]: %ld writes, %ld accepted, %ld state checks, %ld not running\n",
-	       id, writes, accepted, checks, bad_state);
-	return accepted || bad_state;
+	printf("ctlfuzz[%d]: %ld writes to state, %ld accepted; %ld to rewind, %ld refused; %ld state checks, %ld not running\n",
+	       id, writes - rewinds, accepted, rewinds, refused_rewinds, checks,
+	       bad_state);
+	return accepted || refused_rewinds || bad_state;
 }
 
 int main(int argc, char **argv)
@@ -191,7 +203,7 @@ int main(int argc, char **argv)
 		if (wait(&st) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
 			failed = 1;
 	}
-	printf("ctlfuzz: %ld bad inputs tried by %d processes, all refused: %s\n",
+	printf("ctlfuzz: %ld hostile writes by %d processes: to state all refused, to rewind all rewound: %s\n",
 	       writes * procs, procs, failed ? "NO" : "yes");
 	return failed;
 }

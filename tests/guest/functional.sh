@@ -10,8 +10,11 @@ ROOT=$D/relay_trace_test
 T=$ROOT/t
 P=/sys/module/trace_test/parameters
 
-load() { insmod /extra/trace_test.ko "$@" || echo "# insmod trace_test $* failed"; }
-unload() { rmmod trace_test || echo "# rmmod trace_test failed"; }
+# A set-up step that fails ends the tests with one message: what follows
+# it would only fail for the same reason.
+fatal() { not_ok "set-up: $1"; ktap_done "guest tests"; exit 1; }
+load() { out=$(insmod /extra/trace_test.ko "$@" 2>&1) || fatal "insmod trace_test.ko $* failed: $out"; }
+unload() { out=$(rmmod trace_test 2>&1) || fatal "rmmod trace_test failed: $out"; }
 state() { cat "$1/state"; }
 mode() { stat -c %a "$1"; }
 
@@ -42,14 +45,14 @@ while [ $i -lt "$ncpu" ]; do
 	i=$((i + 1))
 done
 check "per-CPU trace has trace0..trace$((ncpu - 1))" [ $files_ok = 1 -a ! -e "$T/trace$ncpu" ]
-check "non-flight trace has state, dropped, nr_sub, sub_size and no rewind" \
-	[ -f $T/state -a -f $T/dropped -a -f $T/nr_sub -a -f $T/sub_size -a ! -e $T/rewind ]
+check "non-flight trace has state, dropped, refused, nr_sub, sub_size and no rewind" \
+	[ -f $T/state -a -f $T/dropped -a -f $T/refused -a -f $T/nr_sub -a -f $T/sub_size -a ! -e $T/rewind ]
 check "state is 'trace not started' after setup" eq "$(state $T)" "trace not started"
 check "nr_sub and sub_size readable before the first start" \
 	eq "$(cat $T/nr_sub) $(cat $T/sub_size)" "8 4096"
-check "file modes: state 600, trace0/dropped/nr_sub/sub_size 400" \
-	eq "$(mode $T/state) $(mode $T/trace0) $(mode $T/dropped) $(mode $T/nr_sub) $(mode $T/sub_size)" \
-	"600 400 400 400 400"
+check "file modes: state 600, trace0/dropped/refused/nr_sub/sub_size 400" \
+	eq "$(mode $T/state) $(mode $T/trace0) $(mode $T/dropped) $(mode $T/refused) $(mode $T/nr_sub) $(mode $T/sub_size)" \
+	"600 400 400 400 400 400"
 echo 5 >$P/emit
 check "records are refused before start" eq "$(cat $P/written) $(cat $P/failed)" "0 5"
 refused "stop before start is refused" wr $T/state 'stop'
@@ -116,11 +119,18 @@ check "flight mode accepts every record" eq "$(cat $P/written)" 1000
 wr $T/state stop
 seqs $T/trace0 >/tmp/first
 check "flight mode keeps the newest 30 records, in order" consecutive 970 999 </tmp/first
+check "flight mode: nothing refused" eq "$(cat $T/refused)" 0
 check "rewind accepts '1'" wr $T/rewind '1\n'
 seqs $T/trace0 >/tmp/second
 check "after rewind the same records are read again" cmp -s /tmp/first /tmp/second
-refused "bad write '2' to rewind is refused" wr $T/rewind 2
-check "rewind accepts 'rewind'" wr $T/rewind rewind
+# As in the 2007 interface, any write rewinds.
+for w in '2' 'rewind' 'anything at all' '\n'; do
+	check "any write rewinds: '$w'" wr $T/rewind "$w"
+	seqs $T/trace0 >/tmp/again
+	check "after rewinding with '$w' the same records are read again" cmp -s /tmp/first /tmp/again
+done
+echo >$T/rewind
+check "echo > rewind rewinds" eq "$(seqs $T/trace0 | wc -l)" 30
 wr $T/state start
 echo 5 >$P/emit
 check "rewind of a running trace succeeds" wr $T/rewind 1

@@ -1,12 +1,12 @@
 # shellcheck shell=sh
 # KTAP helpers for the guest test scripts: source it, then call ok, not_ok,
 # check, refused and eq, and end with ktap_done NAME.
-n=0
-failed=0
+ktap_n=0
+ktap_failed=0
 echo "TAP version 13"
 
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+ok() { ktap_n=$((ktap_n + 1)); echo "ok $ktap_n - $1"; }
+not_ok() { ktap_n=$((ktap_n + 1)); ktap_failed=$((ktap_failed + 1)); echo "not ok $ktap_n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
 # check DESC COMMAND...: passes if COMMAND succeeds.
 check() { desc=$1; shift; if "$@"; then ok "$desc"; else not_ok "$desc" "failed: $*"; fi; }
 # refused DESC COMMAND...: passes if COMMAND fails.
@@ -15,7 +15,7 @@ eq() { [ "$1" = "$2" ] || { echo "# expected '$2', got '$1'"; return 1; }; }
 
 # ktap_done NAME: print the plan and a summary; the status is the verdict.
 ktap_done() {
-	echo "1..$n"
-	echo "# $1: $n run, $failed failed"
-	[ $failed = 0 ]
+	echo "1..$ktap_n"
+	echo "# $1: $ktap_n run, $ktap_failed failed"
+	[ $ktap_failed = 0 ]
 }

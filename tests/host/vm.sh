@@ -1,13 +1,12 @@
 #!/bin/bash
-# Host checks of the QEMU harness and of out-of-tree module builds.
-set -eu
-. "$(dirname "$0")/lib.sh"
-
+# Host checks of the QEMU harness (vm/run) and of out-of-tree module builds.
+set -eu -o pipefail
+. "$(dirname "$0")/../lib/host.sh"
 cd "$TOP"
 
 rc=0
-vm/run --quiet --timeout 120 -- sh -c 'exit 7' >/dev/null 2>&1 || rc=$?
-[ "$rc" = 7 ] && ok "vm/run returns the guest command's exit status" ||
+vm/run --quiet --timeout 120 -- sh -c 'echo "not a status: 3"; exit 7' >/dev/null 2>&1 || rc=$?
+[ "$rc" = 7 ] && ok "vm/run returns the guest command's exit status, from its own serial port" ||
 	not_ok "vm/run returns the guest command's exit status" "got $rc, want 7"
 
 head -c 3000 /dev/urandom | base64 >"$work/payload.txt"
@@ -28,10 +27,53 @@ el=$(( $(date +%s) - start ))
 [ "$rc" = 124 ] && [ "$el" -lt 60 ] && ok "vm/run enforces its timeout (exit 124 after ${el}s)" ||
 	not_ok "vm/run enforces its timeout" "rc=$rc after ${el}s"
 
+# Interrupted as a terminal interrupts it -- SIGINT to its whole process
+# group -- or with SIGTERM: QEMU must be gone, the status 130 or 143.
+for sig in INT TERM; do
+	want=$([ $sig = INT ] && echo 130 || echo 143)
+	# A job of this script starts with SIGINT ignored, as background jobs
+	# of shells do; a command typed at a terminal does not: reset it.
+	setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV' \
+		vm/run --quiet --timeout 300 --meta "$work/meta.$sig" -- sleep 600 \
+		>/dev/null 2>"$work/err.$sig" &
+	runner=$!
+	for _ in $(seq 1 100); do grep -q '^qemu_pid=' "$work/meta.$sig" 2>/dev/null && break; sleep 0.2; done
+	qpid=$(sed -n 's/^qemu_pid=//p' "$work/meta.$sig" 2>/dev/null)
+	sleep 2
+	if [ $sig = INT ]; then kill -INT -- "-$runner"; else kill -TERM "$runner"; fi
+	rc=0
+	wait "$runner" || rc=$?
+	sleep 1
+	alive=no
+	[ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null && alive=yes
+	if [ -n "$qpid" ] && [ "$rc" = "$want" ] && [ $alive = no ]; then
+		ok "vm/run interrupted by SIG$sig: exit $rc, its QEMU (pid $qpid) gone"
+	else
+		[ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null || true
+		not_ok "vm/run interrupted by SIG$sig: exit $want and no QEMU left" \
+			"exit $rc, QEMU pid '${qpid:-none}' alive: $alive" "$(cat "$work/err.$sig")"
+	fi
+done
+
+# The accelerator recorded is the one the boot used, not the cached probe.
+cached=$(cat "$BUILD/accel" 2>/dev/null || true)
+echo kvm >"$BUILD/accel"
+rc=0
+VM_ACCEL=tcg vm/run --quiet --timeout 120 --meta "$work/meta" -- true >/dev/null 2>&1 || rc=$?
+if [ -n "$cached" ]; then echo "$cached" >"$BUILD/accel"; else rm -f "$BUILD/accel"; fi
+[ "$rc" = 0 ] && grep -qx 'accel=tcg' "$work/meta" &&
+	ok "vm/run --meta records the accelerator the boot used (tcg, with kvm cached)" ||
+	not_ok "vm/run --meta records the accelerator the boot used" "rc=$rc: $(cat "$work/meta" 2>/dev/null)"
+
+out=$(vm/run --show-command --smp 3 2>&1) || true
+grep -q '^qemu-system-x86_64 .*-smp 3 ' <<<"$out" && ! grep -q 'vm: running' <<<"$out" &&
+	ok "vm/run --show-command prints the QEMU command line without booting" ||
+	not_ok "vm/run --show-command prints the QEMU command line" "$out"
+
 kdir=$(make -s kernel-dir)
 rel=$(cat "$kdir/include/config/kernel.release")
 vm=$(modinfo -F vermagic tests/module/trace_test.ko 2>/dev/null | cut -d' ' -f1)
-[ "$vm" = "$rel" ] && ok "out-of-tree module built against 'make -s kernel-dir' ($rel)" ||
+[ "$vm" = "$rel" ] && ok "out-of-tree module built against 'make -s kernel-dir' ($rel, KERNEL=$KERNEL)" ||
 	not_ok "out-of-tree module built against 'make -s kernel-dir'" "vermagic '$vm', kernel '$rel'"
 
 rc=0

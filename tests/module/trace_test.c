@@ -7,6 +7,12 @@
  * parameters/emit writes N records "%08u\n" (9 bytes, consecutive
  * sequence numbers) to the first trace with trace_printf(); "written" and
  * "failed" count the outcomes.
+ *
+ * Writing 1 to try_setup sets up one more trace, "fi", in the caller's
+ * context, starts it, checks its files and cleans it up: the fault
+ * injection test makes an allocation in there fail.  The write fails with
+ * the error trace_setup() or trace_start() documents (-ENOMEM: trace_setup()
+ * returned NULL), and fi_setup_null / fi_ok count the outcomes.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -50,6 +56,14 @@ static ulong failed;
 module_param(failed, ulong, 0444);
 MODULE_PARM_DESC(failed, "records refused");
 
+static ulong fi_setup_null;
+module_param(fi_setup_null, ulong, 0444);
+MODULE_PARM_DESC(fi_setup_null, "try_setup: trace_setup() returned NULL");
+
+static ulong fi_ok;
+module_param(fi_ok, ulong, 0444);
+MODULE_PARM_DESC(fi_ok, "try_setup: set up, started and cleaned up");
+
 static struct trace_info *traces[MAX_TRACES];
 static DEFINE_MUTEX(emit_lock);
 static u32 next_seq;
@@ -79,6 +93,33 @@ static const struct kernel_param_ops emit_ops = {
 };
 module_param_cb(emit, &emit_ops, NULL, 0200);
 MODULE_PARM_DESC(emit, "write this many records");
+
+static int try_setup_set(const char *val, const struct kernel_param *kp)
+{
+	struct trace_info *t;
+	int ret;
+
+	if (!sysfs_streq(val, "1"))
+		return -EINVAL;
+	t = trace_setup(root, "fi", 4096, 4, flags);
+	if (!t) {
+		fi_setup_null++;
+		return -ENOMEM;
+	}
+	ret = trace_start(t);
+	if (!ret)
+		ret = trace_printf(t, "%08u\n", 0) == 9 ? 0 : -EIO;
+	trace_cleanup(t);
+	if (!ret)
+		fi_ok++;
+	return ret;
+}
+
+static const struct kernel_param_ops try_setup_ops = {
+	.set = try_setup_set,
+};
+module_param_cb(try_setup, &try_setup_ops, NULL, 0200);
+MODULE_PARM_DESC(try_setup, "write 1 to set up, start and clean up a trace");
 
 static void trace_test_cleanup(void)
 {

@@ -1,0 +1,57 @@
+#!/bin/sh
+# make bench, in the guest: one relay_bench run per line of /extra/runs.txt
+# (written by bench-user/report/report.py plan), printing its R and D
+# lines (bench-user/report/runfmt.py) and a progress line.
+#
+# A line of runs.txt is the harness's keys, "|", and the module's
+# parameters, which go to insmod as they are:
+#   idx=7 of=90 q=a rep=2 drain=after dcpu=- | mode=percpu flight=0 ...
+# drain=after reads the trace once the writers stopped; drain=live reads
+# it while they write, on vCPU dcpu; drain=none has no reader (mode=ftrace
+# checks its ring buffer itself; mode=none writes nothing).  ko=a or ko=b
+# (make bench-ab) loads /extra/relay_bench-a.ko or -b.ko instead.
+set -u
+. /extra/lib.sh
+
+emit_meta
+fail=0
+while IFS= read -r line; do
+	case "$line" in ''|\#*) continue ;; esac
+	harness=${line%%|*}
+	params=${line#*|}
+	idx= of= q= rep= drain= dcpu= ko=
+	for kv in $harness; do
+		case "$kv" in
+		idx=*|of=*|q=*|rep=*|drain=*|dcpu=*|ko=*) eval "${kv%%=*}=\${kv#*=}" ;;
+		esac
+	done
+	BENCH_KO=/extra/relay_bench${ko:+-$ko}.ko
+	# shellcheck disable=SC2086
+	if ! bench_load $params; then
+		echo "E idx=$idx insmod $BENCH_KO $params failed"
+		fail=1
+		continue
+	fi
+	errs=
+	case "$drain" in
+	after) drain_start -a || errs="$errs; relay-drain did not start: $(cat /tmp/drain.err)" ;;
+	live) drain_start -c "$dcpu" || errs="$errs; relay-drain did not start: $(cat /tmp/drain.err)" ;;
+	esac
+	bench_run || errs="$errs; the run failed"
+	drain_wait >/tmp/drain.msg || errs="$errs; $(cat /tmp/drain.msg)"
+	# shellcheck disable=SC2086
+	emit_run "$idx" $harness $params
+	if [ -n "$errs" ]; then
+		echo "E idx=$idx ${errs#; }"
+		fail=1
+	fi
+	awk -v ok="$(param res_ok)" -v ns="$(param res_ns)" -v att="$(param res_attempted)" \
+	    -v tag="[$idx/$of] q=$q${ko:+ ko=$ko} $params rep=$rep" 'BEGIN {
+		n = split(ok, a, ","); split(ns, b, ","); split(att, c, ",")
+		for (i = 1; i <= n; i++) { s += a[i]; t += c[i]; if (b[i] > m) m = b[i] }
+		sub(/ subbuf_size.*/, "", tag)
+		printf "%s ... %.2f M ok/s, %d of %d writes refused\n", tag,
+			m ? s / m * 1000 : 0, t - s, t }'
+	bench_unload || { echo "E idx=$idx rmmod failed"; fail=1; }
+done </extra/runs.txt
+exit $fail

@@ -1,0 +1,80 @@
+"""The conditions of a result folder: what the figures were measured under.
+
+host.txt holds the host's facts (vm/env.sh host_info) and the boot's own
+(vm/run --meta: the accelerator actually used, the clock, the vCPUs); the
+guest reports its facts on an "M key=value ..." line of guest.out.  Every
+report prints these beside its numbers, and make compare compares them
+before anything else.
+"""
+import json
+
+# The conditions two result folders must share for their figures to be
+# compared, with the names printed for them.
+COMPARED = (
+    ("kernel_package", "kernel package"),
+    ("kernel_release", "kernel release"),
+    ("kvariant", "kernel variant"),
+    ("bench_module", "relay_bench.ko source"),
+    ("compiler", "compiler"),
+    ("qemu", "QEMU"),
+    ("accelerator", "accelerator"),
+    ("clock", "clock"),
+    ("vcpus", "vCPUs"),
+    ("host_cpus", "host CPUs"),
+    ("host_cpu", "host CPU"),
+)
+
+
+def read_host(d):
+    """host.txt of result folder d, as a dict."""
+    return dict(line.split("=", 1) for line in (d / "host.txt").read_text().splitlines()
+                if "=" in line)
+
+
+def base_meta(host, guest):
+    """The meta.json entries every result folder has."""
+    vcpus = int(host.get("vcpus", guest.get("cpus", 0)) or 0)
+    host_cpus = int(host.get("host_cpus", 0) or 0)
+    return {
+        "kernel": host.get("kernel", "?"),
+        "kernel_package": f"{host.get('kpkg', '?')} {host.get('kpkg_version', '?')}",
+        "kernel_release": guest.get("kernel", host.get("kernel_release", "?")),
+        "kvariant": host.get("kvariant", "?"),
+        "series_hash": host.get("series_hash", "?"),
+        "bench_module": host.get("bench_module", "?"),
+        "compiler": host.get("compiler", "?"),
+        "qemu": host.get("qemu", "?"),
+        "accelerator": host.get("accel", "?"),
+        "clock": host.get("clock", "?"),
+        "vcpus": vcpus,
+        "host_cpus": host_cpus,
+        "vcpus_per_host_cpu": round(vcpus / host_cpus, 2) if host_cpus else None,
+        "guest_clocksource": guest.get("clocksource", "?"),
+        "host_cpu": host.get("host_cpu", "?"),
+        "date": host.get("date", "?"),
+    }
+
+
+def line(m):
+    """The conditions in one line, for reports and plot titles."""
+    return (f"{m['accelerator'].upper()}, {m['clock']}, {m['vcpus']} vCPUs on {m['host_cpus']} host CPUs"
+            f" ({m['vcpus_per_host_cpu']} per host CPU), {m['kernel_package']} ({m['kernel_release']},"
+            f" {m['kvariant']}), series {m['series_hash']}, {m['compiler']}, {m['qemu']}")
+
+
+def plot_line(m):
+    """The conditions in two short lines, for plot titles (conditions.txt)."""
+    return (f"{m['accelerator'].upper()}, {m['clock']}, {m['vcpus']} vCPUs on {m['host_cpus']} host CPUs; "
+            f"{m['kernel_package']} ({m['kvariant']}), series {m['series_hash']}\n"
+            f"{m['compiler'].split(' (')[0]} {m['compiler'].split()[-1]}, {m['qemu'].replace('QEMU emulator version', 'QEMU')}")
+
+
+def write(d, m):
+    (d / "meta.json").write_text(json.dumps(m, indent=2) + "\n")
+    (d / "conditions.txt").write_text(plot_line(m) + "\n")
+
+
+def mismatches(a, b):
+    """The compared conditions that differ between two meta dicts."""
+    return [(name, a.get(k, "?"), b.get(k, "?")) for k, name in COMPARED
+            if a.get(k, "?") != b.get(k, "?")]

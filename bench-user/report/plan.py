@@ -1,0 +1,113 @@
+"""plan: turn a matrix description (bench-user/matrix/*.conf) into the
+lines of runs.txt (format: runfmt.py), in an order shuffled with a
+recorded seed, after one warm-up run.
+"""
+import random
+from pathlib import Path
+
+REQUIRED = ("sizes", "writers", "subbuf_size")
+
+
+def read_conf(path):
+    conf = {}
+    for n, line in enumerate(Path(path).read_text().splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        k, sep, v = line.partition("=")
+        if not sep:
+            raise ValueError(f"{path}:{n}: not KEY = VALUE: {line}")
+        conf[k.strip()] = v.split()
+    for k in REQUIRED:
+        if k not in conf:
+            raise ValueError(f"{path}: no '{k} = ...' line")
+    return conf
+
+
+def _one(conf, key):
+    if key not in conf:
+        raise ValueError(f"the matrix has no '{key} = ...' line")
+    return conf[key][0]
+
+
+def runs(conf):
+    """The runs of a matrix, as (harness dict, module parameters dict), in
+    a canonical order (question, then configuration, then repetition)."""
+    sizes, writers = conf["sizes"], conf["writers"]
+    sub = _one(conf, "subbuf_size")
+    out = []
+
+    def add(q, rep, drain, dcpu, **p):
+        params = {"mode": p["mode"], "flight": p.get("flight", 0),
+                  "writers": p["writers"], "rec_size": p["rec_size"],
+                  "subbuf_size": conf.get(f"{q}.subbuf_size", [sub])[0],
+                  "n_subbufs": p["n_subbufs"],
+                  "duration_ms": p["duration_ms"], "rate": p.get("rate", 0),
+                  "stop_on_drop": p.get("stop_on_drop", 0)}
+        out.append(({"q": q, "rep": rep, "drain": drain, "dcpu": dcpu}, params))
+
+    if "a.modes" in conf:
+        reps, dur = int(_one(conf, "a.reps")), _one(conf, "a.duration_ms")
+        for mode in conf["a.modes"]:
+            flights = {"ftrace": [1], "none": [0]}.get(mode, [0, 1])
+            for fl in flights:
+                for w in writers:
+                    for s in sizes:
+                        nsub = _one(conf, "a.n_subbufs_flight" if fl else "a.n_subbufs")
+                        drain = "after" if mode in ("percpu", "global") else "none"
+                        for r in range(1, reps + 1):
+                            add("a", r, drain, "-", mode=mode, flight=fl, writers=w,
+                                rec_size=s, n_subbufs=nsub, duration_ms=dur,
+                                stop_on_drop=0 if fl else 1)
+    if "b.modes" in conf:
+        size, dur = _one(conf, "b.size"), _one(conf, "b.duration_ms")
+        for mode in conf["b.modes"]:
+            for w in writers:
+                for total in conf["b.rates"]:
+                    add("b", 1, "live", _one(conf, "b.dcpu"), mode=mode, writers=w,
+                        rec_size=size, n_subbufs=_one(conf, "b.n_subbufs"),
+                        duration_ms=dur, rate=max(1, int(total) // int(w)))
+    if "c.modes" in conf:
+        reps, dur = int(_one(conf, "c.reps")), _one(conf, "c.duration_ms")
+        for mode in conf["c.modes"]:
+            for fl in conf.get("c.flight", ["0"]):
+                for w in writers:
+                    for s in conf.get("c.size", sizes):
+                        for r in range(1, reps + 1):
+                            add("c", r, "live", _one(conf, "c.dcpu"), mode=mode,
+                                flight=int(fl), writers=w, rec_size=s,
+                                n_subbufs=_one(conf, "c.n_subbufs"), duration_ms=dur)
+    return out
+
+
+def plan(conf_path, seed, ab=False):
+    """The lines of runs.txt: a warm-up run, then every run, shuffled.
+
+    ab: a warm-up run of each build, then every run twice, once with each
+    build of relay_bench.ko (ko=a, ko=b), the two next to each other in an
+    order drawn for each pair -- A/B, B/A, ... -- so that a drift of the
+    boot falls on both alike.
+    """
+    conf = read_conf(conf_path)
+    todo = runs(conf)
+    rng = random.Random(seed)
+    rng.shuffle(todo)
+    if ab:
+        pairs = [("a", "b") if rng.random() < 0.5 else ("b", "a") for _ in todo]
+        todo = [({**h, "ko": k}, p) for (h, p), ab_ in zip(todo, pairs) for k in ab_]
+    # Warm-up: the first (a) configuration with the most writers.
+    warm = max((r for r in todo if r[0]["q"] == "a"), key=lambda r: int(r[1]["writers"]),
+               default=todo[0])
+    # With two builds, each gets its warm-up.
+    warmups = [({**warm[0], "q": "w", "rep": 1, **({"ko": k} if ab else {})}, dict(warm[1]))
+               for k in (("a", "b") if ab else ("",))]
+    todo = warmups + todo
+    lines = [f"# runs of {conf_path}, seed {seed}: {len(todo)} runs, the first "
+             + ("two warm-ups, then every run with build a and build b of relay_bench.ko, "
+                "in adjacent pairs" if ab else "a warm-up")]
+    for i, (h, p) in enumerate(todo, 1):
+        run_id = (seed * 1000 + i) % 0xfffffe + 1
+        hw = " ".join(f"{k}={v}" for k, v in {"idx": i, "of": len(todo), **h}.items())
+        pw = " ".join(f"{k}={v}" for k, v in {**p, "run_id": run_id}.items())
+        lines.append(f"{hw} | {pw}")
+    return lines

@@ -1,0 +1,86 @@
+#!/bin/sh
+# Guest fault-injection tests (KTAP), on the debug kernel, with
+# trace_test.ko in /extra.  Writing 1 to trace_test's try_setup sets up,
+# starts, writes to and cleans up a trace in the writer's context.  With
+# /proc/self/fail-nth set to N, the Nth fault-injection point that the
+# task passes from then on fails: failslab (slab allocations) and
+# fail_page_alloc (page allocations) are armed for every GFP mask.  N
+# goes up from 1 until an attempt passes with the fault not injected: by
+# then every allocation on the path -- the sysfs write's own, then
+# trace_setup()'s and trace_start()'s -- has failed once.
+set -u
+. /extra/ktap.sh
+D=/sys/kernel/debug
+P=/sys/module/trace_test/parameters
+ROOT=$D/relay_trace_test
+
+fatal() { not_ok "set-up: $1"; ktap_done "fault injection"; exit 1; }
+
+for f in failslab fail_page_alloc; do
+	[ -d $D/$f ] || fatal "$D/$f is missing (CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS)"
+	echo N >$D/$f/ignore-gfp-wait || fatal "cannot arm $f for GFP_KERNEL"
+	echo 0 >$D/$f/verbose
+done
+echo N >$D/fail_page_alloc/ignore-gfp-highmem
+echo 0 >$D/fail_page_alloc/min-order
+[ -w /proc/self/fail-nth ] || fatal "/proc/self/fail-nth is missing (CONFIG_FAULT_INJECTION)"
+out=$(insmod /extra/trace_test.ko 2>&1) || fatal "insmod trace_test.ko failed: $out"
+
+n=0 injected=0 enomem=0 passed=0 other=0 stray=0 bad=
+while :; do
+	n=$((n + 1))
+	# In a subshell: the fault is armed for that process only.  Its last
+	# line: what fail-nth then held (0: the fault was injected; "late":
+	# it fired only while reading fail-nth back), and ok or fail; above
+	# it, the shell's message if the write failed.
+	res=$( (echo $n >/proc/self/fail-nth &&
+		{ echo 1 >$P/try_setup && r=ok || r=fail; }
+		read -r left </proc/self/fail-nth || left=late
+		echo "$left $r") 2>&1)
+	last=$(echo "$res" | tail -1)
+	msg=$(echo "$res" | head -n -1 | tr '\n' ' ')
+	left=${last%% *}
+	what=${last#* }
+	[ "$what" = fail ] && what="fail: $msg"
+	if [ "$left" != 0 ]; then
+		# The Nth point was not reached by the write: every one on its
+		# path has failed once.
+		[ "$what" = ok ] || bad="$bad; attempt $n, no fault: $what"
+		break
+	fi
+	injected=$((injected + 1))
+	case "$what" in
+	ok) passed=$((passed + 1)) ;;
+	*"Cannot allocate memory"*|*"Out of memory"*) enomem=$((enomem + 1)) ;;
+	*) other=$((other + 1)); bad="$bad; fault $n: $what" ;;
+	esac
+	if [ -e $ROOT/fi ]; then
+		stray=$((stray + 1))
+		bad="$bad; fault $n left $ROOT/fi behind"
+	fi
+	[ $n -lt 5000 ] || { bad="$bad; still injecting after 5000 attempts"; break; }
+done
+echo "# fault injection: $injected faults injected one at a time into the path of trace_setup() and trace_start(), $((n - 1)) allocation points;" \
+	"$enomem calls failed with ENOMEM, $passed survived the fault, $other failed otherwise, $stray left a directory behind;" \
+	"try_setup outcomes: $(cat $P/fi_setup_null) trace_setup() NULL, $(cat $P/fi_ok) complete"
+check "fault injection: faults were injected into trace_setup() ($(cat $P/fi_setup_null) of them made it return NULL)" \
+	[ "$(cat $P/fi_setup_null)" -gt 0 ]
+check "fault injection: every failed call returned ENOMEM, the documented error" [ $other = 0 ]
+check "fault injection: no failure left a directory behind in debugfs" [ $stray = 0 ]
+check "fault injection: a call with no fault still works" [ "$left" != 0 -a "${what:-}" = ok ]
+[ -z "$bad" ] || echo "# problems:$bad" | cut -c1-600
+out=$(rmmod trace_test 2>&1)
+check "fault injection: trace_test unloads, leaving no root directory" [ -z "$out" -a ! -e $ROOT ]
+
+if [ -w $D/kmemleak ]; then
+	echo scan >$D/kmemleak
+	sleep 1
+	echo scan >$D/kmemleak
+	ours=$(grep -cE 'relay|trace_setup|trace_test|debugfs' $D/kmemleak)
+	echo "# kmemleak after fault injection: $(grep -c unreferenced $D/kmemleak) unreferenced objects, $ours in relay/trace/debugfs code"
+	[ "$ours" = 0 ] || head -60 $D/kmemleak | sed 's/^/# /'
+	check "fault injection: kmemleak finds nothing allocated by relay, trace or debugfs code" [ "$ours" = 0 ]
+else
+	not_ok "fault injection: kmemleak is not in this kernel"
+fi
+ktap_done "fault injection"

@@ -1,0 +1,88 @@
+#!/bin/bash
+# The accounting checker must reject every broken stream, naming the fault.
+# tests/host/fake-trace.c writes the files of a stopped trace with one
+# fault injected, relay-drain reads and checks them as it does in the
+# guest, and report.py check (bench-user/report/accounting.py) gives the
+# verdict, which must name the fault -- and pass the same streams unbroken.
+set -eu -o pipefail
+. "$(dirname "$0")/../lib/host.sh"
+cd "$TOP"
+
+if ! out=$(make -s -C bench-user/guest relay-drain 2>&1 &&
+	   gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$work/fake-trace" tests/host/fake-trace.c 2>&1); then
+	not_ok "checker: relay-drain and fake-trace build with -Wall -Wextra -Werror" "$out"
+	exit 0
+fi
+
+# verdict FAULT MODE FLIGHT: the checker's output on one fake trace.
+verdict() {
+	local d=$work/$1-$2-$3 r fl=
+	mkdir -p "$d"
+	[ "$3" = 1 ] && fl=-f
+	r=$("$work/fake-trace" -o "$d" -m "$2" $fl -F "$1")
+	bench-user/guest/relay-drain -i 4242 -r 64 -a "$d" >"$d/drain.txt" 2>"$d/drain.err" || true
+	{ echo "R idx=1 q=a rep=1 drain=after $r"; sed 's/^/D idx=1 /' "$d/drain.txt"; } >"$d/guest.out"
+	rc=0
+	python3 bench-user/report/report.py check "$d/guest.out" >"$d/verdict" 2>&1 || rc=$?
+}
+
+for mode in percpu global; do
+	for fl in 0 1; do
+		verdict none $mode $fl
+		what="$mode $([ $fl = 1 ] && echo flight || echo non-flight)"
+		if [ "$rc" = 0 ] && grep -q ': ok, [0-9]* records checked' "$work/none-$mode-$fl/verdict"; then
+			ok "checker: a clean $what stream passes ($(grep -o '[0-9]* records checked' "$work/none-$mode-$fl/verdict"))"
+		else
+			mapfile -t lines <"$work/none-$mode-$fl/verdict"
+			not_ok "checker: a clean $what stream passes" "${lines[@]}"
+		fi
+	done
+done
+
+# fault mode flight expected-class description
+while read -r fault mode fl class desc; do
+	verdict "$fault" "$mode" "$fl"
+	if [ "$rc" = 1 ] && grep -q "^  $class: " "$work/$fault-$mode-$fl/verdict"; then
+		ok "checker: rejects $desc ($mode), naming it: $(grep -m1 "^  $class: " "$work/$fault-$mode-$fl/verdict" | sed 's/^  //')"
+	else
+		mapfile -t lines <"$work/$fault-$mode-$fl/verdict"
+		not_ok "checker: rejects $desc ($mode) as '$class'" "status $rc" "${lines[@]}"
+	fi
+done <<'EOF2'
+hole percpu 0 hole a hole (one stored record missing)
+hole global 0 hole a hole (one stored record missing)
+truncated percpu 0 truncated a truncated record
+torn global 0 payload a torn record (header of one, payload of the next)
+reorder percpu 0 reorder a reordering (two records swapped)
+reorder global 0 reorder a reordering (two records swapped)
+payload percpu 0 payload a wrong payload (zeroed)
+stale percpu 0 stale a stale record from a previous run
+stale global 1 stale a stale record in a flight dump
+phantom percpu 0 lost+phantom a lost record paired with a phantom "refused" one
+phantom global 0 lost+phantom a lost record paired with a phantom "refused" one
+newest percpu 1 newest a flight dump missing its newest record
+newest global 1 newest a flight dump missing its newest record
+hole percpu 1 hole a flight dump with a hole
+EOF2
+
+# relay-drain's own errors name what failed.
+expect_error() {	# expect_error DESC PATTERN ARGS...
+	local desc=$1 pat=$2 rc=0 msg
+	shift 2
+	msg=$(bench-user/guest/relay-drain "$@" 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" != 0 ] && grep -q -- "$pat" <<<"$msg"; then
+		ok "relay-drain: $desc"
+	else
+		not_ok "relay-drain: $desc" "status $rc, message: $msg"
+	fi
+}
+expect_error "a missing trace is named, with the reason" \
+	"$work/nonexistent is not a readable trace.*No such file or directory" -i 1 "$work/nonexistent"
+expect_error "a run identifier is required" "usage: relay-drain -i RUN_ID" "$work"
+expect_error "a record size that is not a multiple of 4 is refused" "record size 18" -i 1 -r 18 "$work"
+mkdir -p "$work/t"
+echo 100 >"$work/t/sub_size"
+expect_error "a sub-buffer size that is not a multiple of the record size" \
+	"not a multiple of the record size" -i 1 -r 64 "$work/t"
+echo 4096 >"$work/t/sub_size"
+expect_error "a trace without trace0" "cannot open $work/t/trace0" -i 1 "$work/t"

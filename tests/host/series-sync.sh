@@ -1,0 +1,15 @@
+#!/bin/bash
+# The 6.1 and 6.12 series stay in step (tests/series-sync), and the check
+# catches a change made to one of them only.
+set -eu -o pipefail
+. "$(dirname "$0")/../lib/host.sh"
+cd "$TOP"
+out=$(tests/series-sync 2>&1) && ok "series in step: $(tail -1 <<<"$out")" ||
+	{ mapfile -t lines < <(head -20 <<<"$out"); not_ok "series in step" "${lines[@]}"; }
+cp -r patches "$work/patches"
+sed -i 's/^+#define TRACE_PRINTF_MAX	512/+#define TRACE_PRINTF_MAX	256/' "$work/patches/6.1/"0005-*.patch
+rc=0
+out=$(tests/series-sync --patches "$work/patches" 2>&1) || rc=$?
+[ "$rc" = 1 ] && grep -q 'TRACE_PRINTF_MAX' <<<"$out" &&
+	ok "series in step: a line changed in the 6.1 series only is caught, and shown" ||
+	not_ok "series in step: a line changed in the 6.1 series only is caught" "status $rc: $out"

@@ -1,0 +1,45 @@
+# shellcheck shell=bash
+# Helpers of the test steps that boot the kernel: collect consoles for the
+# splat scan, and turn a KTAP log into PASS and FAIL lines with the kernel
+# tree's own parser (tools/testing/kunit/kunit.py parse).  Source it after
+# vm/env.sh and tests/lib/result.sh; the steps set OUT and TMO.
+
+# console FILE: append a console to the one the splat scan reads.
+console() {
+	sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$1" >>"$OUT/console.txt" 2>/dev/null || true
+}
+
+# ktap PREFIX LOG STATUS [SUITE]: one result per test case of LOG, and a
+# failure if the log is not complete (its plan unmet, or the boot failed).
+ktap() {
+	local prefix=$1 file=$2 st=$3 suite=${4:-} line plan= count= detail=()
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS "*|"SKIP "*) result ok "$prefix: ${line#* }" ;;
+		"FAIL "*) result fail "$prefix: ${line#FAIL }" ;;
+		"# "*) echo "        ${line#\# }" ;;
+		"plan "*) read -r _ plan _ count <<<"$line" ;;
+		esac
+	done < <(python3 "$TOP/tests/lib/ktap.py" "$KSRC/tools/testing/kunit/kunit.py" "$file" $suite 2>&1 ||
+		echo "plan -2 results 0")
+	[ -f "$file" ] || detail+=("no log $file")
+	# Status 1 is the script's own verdict, already counted above; any
+	# other means the boot did not run it to its end.
+	if [ "${count:-0}" = 0 ] || { [ "${plan:--1}" != -1 ] && [ "$plan" != "$count" ]; } ||
+	   { [ "$st" != 0 ] && [ "$st" != 1 ]; }; then
+		result fail "$prefix: ran to completion" "plan ${plan:-?}, ${count:-0} results, vm/run status $st" \
+			"${detail[@]}" "logs: $(ls "$OUT"/*.log 2>/dev/null | tr '\n' ' ')"
+	fi
+}
+
+# vm_test NAME ARGS...: vm/run --quiet with this variant's timeout, the
+# output and console saved as $OUT/NAME.out and $OUT/NAME.log; sets rc.
+vm_test() {
+	local name=$1
+	shift
+	rc=0
+	vm/run --quiet --timeout "$TMO" --output "$OUT/$name.out" --console "$OUT/$name.log" \
+		--meta "$OUT/$name.boot" "$@" >/dev/null 2>"$OUT/$name.err" || rc=$?
+	console "$OUT/$name.log"
+	return 0
+}

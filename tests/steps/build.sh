@@ -1,0 +1,12 @@
+# shellcheck shell=bash
+# Step: the Debian packages, the kernel of this variant, the out-of-tree
+# modules and the guest's user-space tools.
+vm/deps
+vm/build-kernel
+build_modules tests/module
+build_modules bench-module
+make -s -C bench-user/guest relay-drain || die "relay-drain does not build"
+make -s -C tests/guest || die "tests/guest does not build"
+echo
+echo "relay_trace tests: $KPKG $(kpkg_version), series $(series_hash), $KNAME kernel" \
+	"$(cat "$KOBJ/include/config/kernel.release"), accelerator $(cat "$BUILD/accel" 2>/dev/null || echo 'tcg (KVM to be probed)')"

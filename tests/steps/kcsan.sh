@@ -1,0 +1,19 @@
+# shellcheck shell=bash
+# Step (KCSAN kernel): the data races KCSAN reported in every boot of this
+# run, by file.  None may come from relay or the trace layer -- and KCSAN
+# must have been on in every boot, or none would be reported anyway.
+boots=$(ls "$OUT"/*.log "$OUT"/*/console.log 2>/dev/null | wc -l)
+on=$(grep -l 'kcsan: enabled' "$OUT"/*.log "$OUT"/*/console.log 2>/dev/null | wc -l)
+[ "$boots" -gt 0 ] && [ "$on" = "$boots" ] &&
+	result ok "kcsan: KCSAN was on in all $boots boots of this run" ||
+	result fail "kcsan: KCSAN was on in every boot" "$on of $boots consoles say 'kcsan: enabled'"
+reports=$(python3 tests/lib/kcsan.py "$OUT" "$KSRC" "$TOP")
+echo "$reports" | sed 's/^/        /'
+echo "# kcsan: $(head -1 <<<"$reports")" >"$OUT/kcsan.out"
+ours=$(grep -c '^ *OURS ' <<<"$reports" || true)
+if [ "$ours" = 0 ]; then
+	result ok "kcsan: no data race reported in kernel/relay.c, include/linux/relay*.h or lib/relay_trace*.c"
+else
+	mapfile -t lines < <(grep '^ *OURS ' <<<"$reports")
+	result fail "kcsan: $ours data races reported in relay or trace code" "${lines[@]}"
+fi

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""The differences of the 6.12 series from the 6.1 one, applied by
+vm/port-6.12 to a git tree in which the 6.1 patches are being applied:
+
+  port-6.12.py context N TREE   place patch N's hunks whose context differs
+  port-6.12.py code N TREE      make patch N's code changes for 6.12
+  port-6.12.py message N TREE   say in patch N's message what differs
+  port-6.12.py cover            print the 6.12 cover letter's subject+text
+
+Every edit checks that it finds what it expects, so that a change of the
+6.1 series that the port does not know about stops it, loudly.
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+
+# Where a rejected insertion goes in 6.12: (file, anchor, after or before).
+ANCHORS = {
+    "Documentation/trace/index.rst": ("   ring-buffer-design\n", "after"),
+    "MAINTAINERS": ("REMOTE PROCESSOR (REMOTEPROC) SUBSYSTEM\n", "before"),
+    "lib/Kconfig": ('config OBJAGG\n\ttristate "objagg" if COMPILE_TEST\n\n', "after"),
+    "lib/Makefile": ("obj-$(CONFIG_OVERFLOW_KUNIT_TEST) += overflow_kunit.o\n", "after"),
+}
+
+
+def die(msg):
+    sys.exit(f"vm/port-6.12: {msg}")
+
+
+def replace(path, old, new, count=1):
+    s = path.read_text()
+    if s.count(old) != count:
+        die(f"{path}: expected {count} of:\n{old[:300]}\nfound {s.count(old)}")
+    path.write_text(s.replace(old, new))
+
+
+def context(n, tree):
+    """Place the insertions that git apply rejected."""
+    for rej in sorted(tree.rglob("*.rej")):
+        rel = str(rej.relative_to(tree))[:-4]
+        if rel not in ANCHORS:
+            die(f"patch {n}: {rel} does not apply, and the port does not know where it goes")
+        anchor, where = ANCHORS[rel]
+        added = []
+        for line in rej.read_text().splitlines(True)[1:]:
+            if line.startswith("@@"):
+                continue
+            if line.startswith("-"):
+                die(f"patch {n}: {rel}: a rejected hunk removes lines; the port only places insertions")
+            if line.startswith("+"):
+                added.append(line[1:])
+        text = "".join(added)
+        target = tree / rel
+        s = target.read_text()
+        if text in s:
+            continue
+        if s.count(anchor) != 1:
+            die(f"patch {n}: {rel}: the anchor {anchor!r} is not there once")
+        target.write_text(s.replace(anchor, anchor + text if where == "after" else text + anchor))
+
+
+def code(n, tree):
+    if n == "0005":
+        replace(tree / "Documentation/trace/relay-trace.rst",
+                """when a sub-buffer is complete.  relay's mmap(2) and splice(2) do not work
+on these files: debugfs wraps the file operations of every file it creates
+in a proxy that protects against removal, and that proxy passes neither
+``mmap`` nor ``splice_read`` through.  Data read with read(2) is consumed:""",
+                """when a sub-buffer is complete.  relay's mmap(2) does not work on these
+files: debugfs wraps the file operations of every file it creates in a
+proxy that protects against removal, and that proxy does not pass
+``mmap`` through.  (relay has had no splice_read since Linux 6.8.)  Data
+read with read(2) is consumed:""")
+    if n == "0006":
+        k = tree / "lib/relay_trace_kunit.c"
+        s = k.read_text()
+        start = s.index("/*\n * Cases that go through the files as user space does")
+        end = s.index("\ttype = get_fs_type(\"debugfs\");")
+        s = s[:start] + """/*
+ * Cases that go through the files as user space does, with read(2) and
+ * write(2) on them, in user memory from kunit_vm_mmap().  debugfs may not
+ * be mounted yet when the suite runs at boot, so they open the files
+ * through a kernel mount of their own.
+ */
+#define UBUF_SIZE	SZ_1M
+
+struct file_env {
+	struct vfsmount *mnt;
+	char __user *ubuf;
+};
+
+static void file_env_free(struct kunit_resource *res)
+{
+	struct file_env *env = res->data;
+
+	if (!IS_ERR_OR_NULL(env->mnt))
+		kern_unmount(env->mnt);
+	kfree(env);
+}
+
+static struct file_env *file_env(struct kunit *test)
+{
+	struct file_system_type *type;
+	struct file_env *env;
+	unsigned long addr;
+
+	env = kzalloc(sizeof(*env), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, NULL,
+							 file_env_free,
+							 GFP_KERNEL, env));
+	addr = kunit_vm_mmap(test, NULL, 0, UBUF_SIZE, PROT_READ | PROT_WRITE,
+			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE(test, addr, 0);
+	env->ubuf = (char __user *)addr;
+
+""" + s[end:]
+        k.write_text(s)
+        replace(k, """#else
+static void file_tests_need_builtin(struct kunit *test)
+{
+	kunit_skip(test, "the file tests need the suite built in");
+}
+
+#define state_file_test		file_tests_need_builtin
+#define trace_file_read_test	file_tests_need_builtin
+#define rewind_file_test	file_tests_need_builtin
+#define files_after_cleanup_test file_tests_need_builtin
+#endif
+""", "")
+        replace(k, """#include <linux/kthread.h>
+#include <linux/mman.h>
+#include <linux/mount.h>
+#include <linux/relay_trace.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+""", """#include <linux/mman.h>
+#include <linux/mount.h>
+#include <linux/relay_trace.h>
+""")
+
+
+NOTES = {
+    "0005": "Differences from the 6.1 version: the code is the same; the hunks in\n"
+            "Documentation/trace/index.rst, MAINTAINERS and lib/Kconfig sit where\n"
+            "those files now have room for them, and the documentation says that\n"
+            "relay has had no splice_read since 6.8 (6.1: that debugfs's proxy does\n"
+            "not pass it on).",
+    "0006": "Differences from the 6.1 version: the file cases get their user memory\n"
+            "from kunit_vm_mmap() (added in 6.10), so they run when the suite is a\n"
+            "module too; 6.1 has no such helper, builds an mm by hand with symbols\n"
+            "that modules cannot use, and skips these cases in a module.",
+}
+SAME = "The same change as for 6.1; it applies as it is."
+
+
+def message(n, tree):
+    git = ["git", "-C", str(tree)]
+    msg = subprocess.run(git + ["log", "-1", "--format=%B"], capture_output=True, text=True,
+                         check=True).stdout.rstrip("\n")
+    if n == "0005":
+        msg, k = re.subn(r"debugfs's proxy file operations pass\s+neither mmap nor splice_read on to relay\.",
+                         "debugfs's proxy file operations do\nnot pass mmap on to relay.", msg)
+        if k != 1:
+            die("patch 0005: its message no longer says how the relay files are read")
+    if n == "0006":
+        msg, k = re.subn(r"A KUnit case runs in a kthread.*?built as a module\.",
+                         "They get their user memory\nfrom kunit_vm_mmap().", msg, flags=re.S)
+        if k != 1:
+            die("patch 0006: its message no longer explains the user memory of the file cases")
+    lines = msg.split("\n")
+    i = len(lines)
+    while i > 0 and (re.match(r"^[A-Za-z-]+: ", lines[i - 1]) or lines[i - 1] == ""):
+        i -= 1
+    body, trailers = lines[:i], [x for x in lines[i:] if x]
+    msg = "\n".join(body) + "\n\n" + NOTES.get(n, SAME) + "\n\n" + "\n".join(trailers)
+    subprocess.run(git + ["commit", "-q", "--amend", "-m", msg], check=True)
+
+
+def cover():
+    text = (TOP / "patches/6.1/0000-cover-letter.patch").read_text()
+    subject = re.search(r"^Subject: \[PATCH 0/\d+\] (.*)$", text, re.M).group(1)
+    blurb = text.split("\n\n", 1)[1]
+    blurb = blurb[:re.search(r"^\S.* \(\d+\):$", blurb, re.M).start()].rstrip("\n")
+    old = "rewritten for a current kernel."
+    if blurb.count(old) != 1:
+        die("the 6.1 cover letter no longer says what the series is")
+    blurb = blurb.replace(old, old + """  This is its version for Linux 6.12
+(Debian's linux-source-6.12), made from the 6.1 version and kept in step
+with it: the code is the same but for the KUnit cases that go through
+the files, which use kunit_vm_mmap() here, and each commit message says
+what differs from 6.1.""")
+    print(subject + "\n\n" + blurb)
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "cover":
+        cover()
+        return
+    n, tree = sys.argv[2], Path(sys.argv[3])
+    {"context": context, "code": code, "message": message}[cmd](n, tree)
+
+
+if __name__ == "__main__":
+    main()
