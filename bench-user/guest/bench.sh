@@ -19,11 +19,13 @@ while IFS= read -r line; do
 	case "$line" in ''|\#*) continue ;; esac
 	harness=${line%%|*}
 	params=${line#*|}
-	idx= of= q= rep= drain= dcpu= ko=
+	idx= of= q= rep= drain= dcpu= ko= desc=
 	for kv in $harness; do
 		case "$kv" in
 		idx=*|of=*|q=*|rep=*|drain=*|dcpu=*|ko=*) eval "${kv%%=*}=\${kv#*=}" ;;
 		esac
+		# The R line's description: emit_run writes idx= itself.
+		case "$kv" in idx=*) ;; *) desc="$desc $kv" ;; esac
 	done
 	BENCH_KO=/extra/relay_bench${ko:+-$ko}.ko
 	# shellcheck disable=SC2086
@@ -40,7 +42,7 @@ while IFS= read -r line; do
 	bench_run || errs="$errs; the run failed"
 	drain_wait >/tmp/drain.msg || errs="$errs; $(cat /tmp/drain.msg)"
 	# shellcheck disable=SC2086
-	emit_run "$idx" $harness $params
+	emit_run "$idx" $desc $params
 	if [ -n "$errs" ]; then
 		echo "E idx=$idx ${errs#; }"
 		fail=1

@@ -70,13 +70,11 @@ def cmd_split_ab(a):
     planned = (d / "runs.txt").read_text().splitlines()
     sides = runfmt.split_ab((d / "guest.out").read_text(errors="replace"), planned)
     host = (d / "host.txt").read_text()
-    for k, text in sides.items():
+    for k, (text, runs) in sides.items():
         s = d / k
         s.mkdir(exist_ok=True)
         (s / "guest.out").write_text(text)
-        (s / "runs.txt").write_text("\n".join(
-            line for line in planned
-            if line.startswith("#") or runfmt.kv(line.partition("|")[0].split()).get("ko") == k) + "\n")
+        (s / "runs.txt").write_text(runs)
         side_host = [line for line in host.splitlines() if not line.startswith("bench_module")]
         side_host += [line.replace(f"bench_module_{k}=", "bench_module=", 1)
                       for line in host.splitlines() if line.startswith(f"bench_module_{k}=")]

@@ -130,17 +130,23 @@ def parse(source):
 
 
 def split_ab(text, planned):
-    """An A/B run's guest output as {"a": text, "b": text}: every R, D
-    and E line goes to the side its run was planned for (``planned``, the
-    lines of runs.txt, whose ko= names the build), every other line to
-    both, so that each side reads as a make bench of its own.  A run the
-    plan does not place, or whose R line names the other build, is an
-    error: a line is never guessed into a side."""
-    ko = {}
+    """An A/B run as two make bench runs: {"a": (guest, runs), "b": ...},
+    each side's guest output and runs.txt lines.  ``planned`` is the lines
+    of runs.txt, whose ko= names each run's build: a run's R, D and E
+    lines, and its line of runs.txt, go to that side; comments and every
+    other line of the guest go to both.  A run the plan does not place, or
+    whose R line names the other build, is an error: a line is never
+    guessed into a side."""
+    ko, runs = {}, {"a": [], "b": []}
     for line in planned:
-        if line.strip() and not line.startswith("#"):
-            h = kv(line.partition("|")[0].split())
-            ko[h.get("idx")] = h.get("ko")
+        if not line.strip() or line.startswith("#"):
+            for v in runs.values():
+                v.append(line)
+            continue
+        h = kv(line.partition("|")[0].split())
+        ko[h.get("idx")] = h.get("ko")
+        if h.get("ko") in runs:
+            runs[h["ko"]].append(line)
     sides = {"a": [], "b": []}
     for line in text.splitlines():
         tag, _, rest = line.partition(" ")
@@ -157,7 +163,7 @@ def split_ab(text, planned):
         else:
             for v in sides.values():
                 v.append(line)
-    return {k: "\n".join(v) + "\n" for k, v in sides.items()}
+    return {k: ("\n".join(sides[k]) + "\n", "\n".join(runs[k]) + "\n") for k in sides}
 
 
 def parse_runs_txt(path):
