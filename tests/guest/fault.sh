@@ -1,13 +1,14 @@
 #!/bin/sh
 # Guest fault-injection tests (KTAP), on the debug kernel, with
-# trace_test.ko in /extra.  Writing 1 to trace_test's try_setup sets up,
-# starts, writes to and cleans up a trace in the writer's context.  With
-# /proc/self/fail-nth set to N, the Nth fault-injection point that the
-# task passes from then on fails: failslab (slab allocations) and
-# fail_page_alloc (page allocations) are armed for every GFP mask.  N
-# goes up from 1 until an attempt passes with the fault not injected: by
-# then every allocation on the path -- the sysfs write's own, then
-# trace_setup()'s and trace_start()'s -- has failed once.
+# trace_test.ko and failnth in /extra.  Writing 1 to trace_test's
+# try_setup sets up, starts, writes to and cleans up a trace in the
+# writer's context.  failnth arms /proc/self/fail-nth with N around that
+# one write(2) and nothing else: the Nth fault-injection point it passes
+# fails.  failslab (slab allocations) and fail_page_alloc (page
+# allocations) are armed for every GFP mask.  N goes up from 1 until an
+# attempt passes with the fault not injected: by then every allocation on
+# the path -- the sysfs write's own, then trace_setup()'s and
+# trace_start()'s -- has failed once.
 set -u
 . /extra/ktap.sh
 D=/sys/kernel/debug
@@ -29,19 +30,15 @@ out=$(insmod /extra/trace_test.ko 2>&1) || fatal "insmod trace_test.ko failed: $
 n=0 injected=0 enomem=0 passed=0 other=0 stray=0 bad=
 while :; do
 	n=$((n + 1))
-	# In a subshell: the fault is armed for that process only.  Its last
-	# line: what fail-nth then held (0: the fault was injected; "late":
-	# it fired only while reading fail-nth back), and ok or fail; above
-	# it, the shell's message if the write failed.
-	res=$( (echo $n >/proc/self/fail-nth &&
-		{ echo 1 >$P/try_setup && r=ok || r=fail; }
-		read -r left </proc/self/fail-nth || left=late
-		echo "$left $r") 2>&1)
-	last=$(echo "$res" | tail -1)
-	msg=$(echo "$res" | head -n -1 | tr '\n' ' ')
+	# "LEFT ok" or "LEFT fail MESSAGE": LEFT is what fail-nth held after
+	# the write, 0 if the fault was injected in it.
+	last=$(/extra/failnth $n $P/try_setup 1 2>&1) ||
+		fatal "failnth $n: $last"
 	left=${last%% *}
 	what=${last#* }
-	[ "$what" = fail ] && what="fail: $msg"
+	case "$left" in
+	''|*[!0-9]*) fatal "failnth $n printed '$last'" ;;
+	esac
 	if [ "$left" != 0 ]; then
 		# The Nth point was not reached by the write: every one on its
 		# path has failed once.
@@ -68,6 +65,9 @@ check "fault injection: faults were injected into trace_setup() ($(cat $P/fi_set
 check "fault injection: every failed call returned ENOMEM, the documented error" [ $other = 0 ]
 check "fault injection: no failure left a directory behind in debugfs" [ $stray = 0 ]
 check "fault injection: a call with no fault still works" [ "$left" != 0 -a "${what:-}" = ok ]
+fi_ok=$(cat $P/fi_ok)
+check "fault injection: trace_test completed exactly the calls that reported success ($fi_ok = $passed + 1)" \
+	[ "$fi_ok" = $((passed + 1)) ]
 [ -z "$bad" ] || echo "# problems:$bad" | cut -c1-600
 out=$(rmmod trace_test 2>&1)
 check "fault injection: trace_test unloads, leaving no root directory" [ -z "$out" -a ! -e $ROOT ]
