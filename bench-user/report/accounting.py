@@ -82,19 +82,24 @@ def _stream_faults(run, v, live_figures):
             v.violations.append(f"payload: stream {n}: {st['torn']} records whose payload does not match their header")
 
 
-def _contiguous(w, cpu, s, v, what):
-    """The writer's records in one stream: in order, none missing between."""
+def _writer_stream(w, s, v, what):
+    """The writer's records: in one stream, in order, none missing between.
+    Returns that stream, or None if they are spread over several."""
+    if len(s["streams"]) != 1:
+        v.violations.append(f"module: writer {w}: records in {len(s['streams'])} streams")
+        return None
     if s["ok_gaps"] and s["ok_dups"]:
-        v.violations.append(f"lost+phantom: writer {cpu}: {s['ok_gaps']} stored records missing and "
+        v.violations.append(f"lost+phantom: writer {w}: {s['ok_gaps']} stored records missing and "
                             f"{s['ok_dups']} records stored although counted as refused{what}")
     elif s["ok_gaps"]:
-        v.violations.append(f"hole: writer {cpu}: {s['ok_gaps']} successful writes missing between records{what}")
+        v.violations.append(f"hole: writer {w}: {s['ok_gaps']} successful writes missing between records{what}")
     elif s["ok_dups"]:
-        v.violations.append(f"phantom: writer {cpu}: {s['ok_dups']} records stored although counted as refused{what}")
+        v.violations.append(f"phantom: writer {w}: {s['ok_dups']} records stored although counted as refused{what}")
     if s["backwards"]:
-        v.violations.append(f"reorder: writer {cpu}: {s['backwards']} records older than the one before{what}")
+        v.violations.append(f"reorder: writer {w}: {s['backwards']} records older than the one before{what}")
     if s["ts_back"]:
-        v.violations.append(f"reorder: writer {cpu}: {s['ts_back']} timestamps earlier than the one before{what}")
+        v.violations.append(f"reorder: writer {w}: {s['ts_back']} timestamps earlier than the one before{what}")
+    return s["streams"][0]
 
 
 def check(run):
@@ -148,11 +153,9 @@ def check(run):
                 v.violations.append(f"phantom: writer {w}: {got - ok[w]} more records read than its {ok[w]} successful writes")
             if not s:
                 continue
-            if len(s["streams"]) != 1:
-                v.violations.append(f"module: writer {w}: records in {len(s['streams'])} streams")
+            st = _writer_stream(w, s, v, "")
+            if st is None:
                 continue
-            st = s["streams"][0]
-            _contiguous(w, w, s, v, "")
             if ok[w] and (_n(st, "first_ok") != 0 or _n(st, "last_ok") != ok[w] - 1):
                 v.violations.append(f"hole: writer {w}: success counts {st['first_ok']}..{st['last_ok']}, "
                                     f"want 0..{ok[w] - 1}")
@@ -189,11 +192,9 @@ def _check_flight_dump(run, v, seen, ok, att, failed, nw):
             if ok[w] and mode != "global":
                 v.violations.append(f"newest: writer {w}: none of its {ok[w]} records in the dump")
             continue
-        if len(s["streams"]) != 1:
-            v.violations.append(f"module: writer {w}: records in {len(s['streams'])} streams")
+        st = _writer_stream(w, s, v, " in the flight dump")
+        if st is None:
             continue
-        st = s["streams"][0]
-        _contiguous(w, w, s, v, " in the flight dump")
         if _n(st, "last_ok") != ok[w] - 1:
             v.violations.append(f"newest: writer {w}: the dump ends at its write {st['last_ok']}, "
                                 f"not at its last, {ok[w] - 1}")

@@ -63,6 +63,8 @@ phantom global 0 lost+phantom a lost record paired with a phantom "refused" one
 newest percpu 1 newest a flight dump missing its newest record
 newest global 1 newest a flight dump missing its newest record
 hole percpu 1 hole a flight dump with a hole
+split percpu 0 module a writer's records in two streams
+split percpu 1 module a flight dump with a writer's records in two streams
 EOF2
 
 # relay-drain's own errors name what failed.

@@ -23,6 +23,8 @@
  *   phantom    one write the writer counted as refused was stored, and
  *              a later stored record is missing: the counts still agree
  *   newest     (flight) the newest record of writer 0 missing
+ *   split      (per-CPU, 2 or more writers) one record of writer 0
+ *              stored in writer 1's file
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -145,6 +147,8 @@ int main(int argc, char **argv)
 			if (stored) {
 				if (w == 0 && seq == 50 && !strcmp(fault, "hole"))
 					;
+				else if (w == 0 && seq == 100 && nfiles > 1 && !strcmp(fault, "split"))
+					put(&st[1], rec);
 				else if (w == 0 && seq == 60 && !strcmp(fault, "payload"))
 					memset(rec + RELAY_BENCH_HDR_SIZE, 0, size - RELAY_BENCH_HDR_SIZE), put(s, rec);
 				else if (w == 0 && seq == 70 && !strcmp(fault, "torn")) {
