@@ -55,7 +55,7 @@ void *reader_main(void *arg)
 	while (!__atomic_load_n(r->stop, __ATOMIC_ACQUIRE)) {
 		int p;
 
-		if (r->after_stop) {
+		if (r->after_stop || __atomic_load_n(r->hold, __ATOMIC_ACQUIRE)) {
 			usleep(10000);
 			continue;
 		}

@@ -16,6 +16,7 @@ struct reader {
 	size_t rec_size;
 	size_t subbuf_size;
 	const int *stop;	/* set once the trace has stopped */
+	const int *hold;	/* read nothing while set (-w) */
 	unsigned long sleep_us;	/* pause after each read: a slow reader */
 	int after_stop;		/* read nothing until the trace stopped */
 	int error;

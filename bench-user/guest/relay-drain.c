@@ -3,7 +3,7 @@
  * relay-drain - drain and check the relay files of a relay_bench trace
  *
  * Usage: relay-drain -i RUN_ID [-r REC_SIZE] [-o PREFIX] [-R READY_FILE]
- *                    [-t SEC] [-s USEC] [-c CPU] [-a] TRACE_DIR
+ *                    [-t SEC] [-s USEC] [-c CPU] [-a] [-w] TRACE_DIR
  *
  * Opens TRACE_DIR/trace0..traceN, one thread each, reads with poll() +
  * read() until TRACE_DIR/state reads "stopped", drains what is left, and
@@ -11,8 +11,13 @@
  * Prints key=value lines: a "stream" line per file, a "writer" line per
  * writer seen in it, and a "drain" total with the drainer's own CPU time.
  * With -o PREFIX, what is read from traceN goes to the file PREFIXN.
- * READY_FILE is created once every file is open.
+ * READY_FILE is created once every file is open.  -t SEC (default 600)
+ * bounds the drain: past it, waiting for the trace to stop (or for -w's
+ * drops) fails.
  * -s USEC sleeps that long after each read (a slow reader, on purpose);
+ * -w reads nothing until TRACE_DIR/dropped reads more than 0, then reads
+ *    as without it: the buffers overflow before the first read, whatever
+ *    the speed of the writers (fails if the trace stops with none dropped);
  * -c CPU runs every reader thread on that CPU;
  * -a reads nothing until the trace has stopped (flight-recorder dumps).
  */
@@ -34,7 +39,7 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: relay-drain -i RUN_ID [-r REC_SIZE] [-o PREFIX] "
-		"[-R READY_FILE] [-t SEC] [-s USEC] [-c CPU] [-a] TRACE_DIR\n");
+		"[-R READY_FILE] [-t SEC] [-s USEC] [-c CPU] [-a] [-w] TRACE_DIR\n");
 	exit(2);
 }
 
@@ -79,6 +84,45 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+/*
+ * Wait until DIR/dropped reads more than 0 (-w): 0, or -1 with a message
+ * if the trace stopped without dropping anything or @deadline passed.
+ */
+static int wait_dropped(const char *dir, uint64_t deadline, long timeout)
+{
+	char state[64], buf[64];
+
+	for (;;) {
+		/* state first: once stopped, dropped no longer changes. */
+		int err = read_ctl(dir, "state", state, sizeof(state));
+
+		if (err) {
+			fprintf(stderr, "relay-drain: %s/state: %s\n", dir,
+				strerror(-err));
+			return -1;
+		}
+		err = read_ctl(dir, "dropped", buf, sizeof(buf));
+		if (err) {
+			fprintf(stderr, "relay-drain: %s/dropped: %s\n", dir,
+				strerror(-err));
+			return -1;
+		}
+		if (strtoul(buf, NULL, 10) > 0)
+			return 0;
+		if (!strcmp(state, "stopped\n")) {
+			fprintf(stderr, "relay-drain: -w: the trace stopped with"
+				" %s/dropped still 0\n", dir);
+			return -1;
+		}
+		if (now_ns() > deadline) {
+			fprintf(stderr, "relay-drain: -w: %s/dropped still 0"
+				" after %ld s\n", dir, timeout);
+			return -1;
+		}
+		usleep(1000);
+	}
 }
 
 static int open_readers(const char *dir, struct reader **out,
@@ -182,12 +226,12 @@ int main(int argc, char **argv)
 	size_t rec_size = 64, subbuf_size;
 	struct reader *rs, proto = { 0 };
 	pthread_t *th;
-	int c, n, err, stop = 0, failed = 0, cpu = -1, have_run = 0;
+	int c, n, err, stop = 0, hold = 0, failed = 0, cpu = -1, have_run = 0;
 	long timeout = 600;
 	uint64_t start, deadline;
 	char buf[64];
 
-	while ((c = getopt(argc, argv, "i:r:o:R:t:s:c:a")) != -1) {
+	while ((c = getopt(argc, argv, "i:r:o:R:t:s:c:aw")) != -1) {
 		switch (c) {
 		case 'i':
 			proto.run = number("-i", optarg);
@@ -195,6 +239,7 @@ int main(int argc, char **argv)
 			break;
 		case 's': proto.sleep_us = number("-s", optarg); break;
 		case 'a': proto.after_stop = 1; break;
+		case 'w': hold = 1; break;
 		case 'r': rec_size = number("-r", optarg); break;
 		case 'c': cpu = number("-c", optarg); break;
 		case 'o': out = optarg; break;
@@ -236,6 +281,7 @@ int main(int argc, char **argv)
 	proto.rec_size = rec_size;
 	proto.subbuf_size = subbuf_size;
 	proto.stop = &stop;
+	proto.hold = &hold;
 	n = open_readers(dir, &rs, &proto);
 	for (int i = 0; out && i < n; i++) {
 		char name[32], *p;
@@ -282,7 +328,11 @@ int main(int argc, char **argv)
 	}
 
 	deadline = start + (uint64_t)timeout * 1000000000u;
-	for (;;) {
+	if (hold) {
+		failed = wait_dropped(dir, deadline, timeout) != 0;
+		__atomic_store_n(&hold, 0, __ATOMIC_RELEASE);
+	}
+	while (!failed) {
 		err = read_ctl(dir, "state", buf, sizeof(buf));
 		if (err) {
 			fprintf(stderr, "relay-drain: %s/state: %s\n", dir,
