@@ -8,7 +8,7 @@ KERNEL ?= 6.1
 export KERNEL
 
 .PHONY: help deps kernel kernel-dir test-module test test-debug test-kcsan test-rt \
-	test-patch1 check bench bench-ab bench-cost bench-baseline compare clean distclean
+	test-patch1 test-fixes check bench bench-ab bench-cost bench-baseline compare clean distclean
 
 help:
 	@echo "Targets (KERNEL=6.1, the default, or KERNEL=6.12):"
@@ -29,6 +29,8 @@ help:
 	@echo "  make test-rt       the tests on a PREEMPT_RT kernel with lockdep (KERNEL=6.12)"
 	@echo "  make test-patch1   the relay race that patch 1 fixes: reproduced without it,"
 	@echo "                     gone with it"
+	@echo "  make test-fixes [FIX=NAME]  each fix of the series undone in turn"
+	@echo "                     (tests/fixes/*.diff): the check that covers it must fail"
 	@echo "  make check         checkpatch, sparse, W=1, kernel-doc, bisect, commit messages,"
 	@echo "                     userspace warnings, cppcheck, the two series in step"
 	@echo "  make kernel        extract linux-source-\$$KERNEL, apply patches/\$$KERNEL, build"
@@ -65,6 +67,9 @@ test-rt:
 
 test-patch1:
 	@tests/patch1/run
+
+test-fixes:
+	@tests/fixes/run $(FIX)
 
 check:
 	@tests/check

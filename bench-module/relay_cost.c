@@ -22,14 +22,17 @@
  *   clock         trace_clock_local() alone: the timestamp's share
  *   relay_raw     timestamp, local_irq_save + relay_reserve + copy, as
  *                 blktrace writes, on a plain relay channel
+ *   relay_commit  the same with relay_prepare() + copy + relay_commit():
+ *                 the record shown to readers only once it is copied
  *   trace_percpu  timestamp, then the provider's write path of a per-CPU
- *                 trace: irqs off, trace_running(), reserve, copy
+ *                 trace: irqs off, trace_running(), relay_prepare(), copy,
+ *                 relay_commit()
  *   trace_global  the same on a global trace, under trace->lock
  *   trace_flight  the same on a per-CPU flight trace that is never read,
  *                 so that it overwrites (laps its buffer) all along
  *   trace_write   timestamp, then trace_write() on a per-CPU trace
  *   tw_state, tw_nest, tw_mark  trace_write()'s inline path built up step
- *                 by step from relay_raw, to measure what each step costs:
+ *                 by step from relay_commit, to measure what each step costs:
  *                 the state and length check (and the channel pointer),
  *                 then the nesting check, then the write-in-progress mark;
  *                 the last is trace_write()'s fast path as the header has
@@ -81,13 +84,13 @@ module_param_string(results, results, sizeof(results), 0444);
 MODULE_PARM_DESC(results, "\"R kind= size= writes= total_ns=\" lines");
 
 enum cost_kind {
-	K_EMPTY, K_MEMCPY, K_CLOCK, K_RELAY_RAW, K_TRACE_PERCPU,
+	K_EMPTY, K_MEMCPY, K_CLOCK, K_RELAY_RAW, K_RELAY_COMMIT, K_TRACE_PERCPU,
 	K_TRACE_GLOBAL, K_TRACE_FLIGHT, K_TRACE_WRITE, K_TW_STATE, K_TW_NEST,
 	K_TW_MARK, K_TRACE_WRITE_GLOBAL, K_FTRACE_RB, K_FTRACE_RB_WRAP, K_NR
 };
 
 static const char *const kind_names[K_NR] = {
-	"empty", "memcpy", "clock", "relay_raw", "trace_percpu",
+	"empty", "memcpy", "clock", "relay_raw", "relay_commit", "trace_percpu",
 	"trace_global", "trace_flight", "trace_write", "tw_state", "tw_nest",
 	"tw_mark", "trace_write_global", "ftrace_rb", "ftrace_rb_wrap",
 };
@@ -141,9 +144,11 @@ static __always_inline void provider_write(struct trace_info *t, bool global,
 	if (global)
 		raw_spin_lock(&t->lock);
 	if (trace_running(t)) {
-		p = relay_reserve(t->rchan, size);
-		if (p)
+		p = relay_prepare(t->rchan, size);
+		if (p) {
 			memcpy(p, rec, size);
+			relay_commit(t->rchan, size);
+		}
 	}
 	if (global)
 		raw_spin_unlock(&t->lock);
@@ -151,7 +156,7 @@ static __always_inline void provider_write(struct trace_info *t, bool global,
 }
 
 /*
- * trace_write()'s inline path, built up one step at a time from relay_raw:
+ * trace_write()'s inline path, built up one step at a time from relay_commit:
  * @steps 1 adds the state and length check, 2 the nesting check (is a
  * write in progress on this CPU?), 3 the write-in-progress mark.
  */
@@ -166,12 +171,14 @@ static __always_inline void tw_steps(struct trace_info *t, const void *rec,
 	if (len - 1 < smp_load_acquire(&t->fast_len) &&
 	    (steps < 2 || !__this_cpu_read(trace_write_depth))) {
 		if (steps >= 3)
-			__this_cpu_inc(trace_write_depth);
-		p = relay_reserve(t->rchan, len);
-		if (p)
+			trace_write_mark();
+		p = relay_prepare(t->rchan, len);
+		if (p) {
 			memcpy(p, rec, len);
+			relay_commit(t->rchan, len);
+		}
 		if (steps >= 3)
-			__this_cpu_dec(trace_write_depth);
+			trace_write_unmark();
 	}
 	local_irq_restore(flags);
 }
@@ -219,6 +226,22 @@ static __always_inline void w_relay_raw(struct cost_target *tg, size_t size)
 	p = relay_reserve(tg->chan, size);
 	if (p)
 		memcpy(p, rec_buf, size);
+	local_irq_restore(flags);
+}
+
+static __always_inline void w_relay_commit(struct cost_target *tg,
+					   size_t size)
+{
+	unsigned long flags;
+	void *p;
+
+	stamp((struct cost_rec *)rec_buf);
+	local_irq_save(flags);
+	p = relay_prepare(tg->chan, size);
+	if (p) {
+		memcpy(p, rec_buf, size);
+		relay_commit(tg->chan, size);
+	}
 	local_irq_restore(flags);
 }
 
@@ -284,6 +307,7 @@ DEFINE_COST_BATCH(empty)
 DEFINE_COST_BATCH(memcpy)
 DEFINE_COST_BATCH(clock)
 DEFINE_COST_BATCH(relay_raw)
+DEFINE_COST_BATCH(relay_commit)
 DEFINE_COST_BATCH(trace_percpu)
 DEFINE_COST_BATCH(trace_global)
 DEFINE_COST_BATCH(trace_write)
@@ -300,6 +324,7 @@ static const cost_batch_fn kind_batch[K_NR] = {
 	[K_MEMCPY]		= batch_memcpy,
 	[K_CLOCK]		= batch_clock,
 	[K_RELAY_RAW]		= batch_relay_raw,
+	[K_RELAY_COMMIT]	= batch_relay_commit,
 	[K_TRACE_PERCPU]	= batch_trace_percpu,
 	[K_TRACE_GLOBAL]	= batch_trace_global,
 	[K_TRACE_FLIGHT]	= batch_trace_percpu,
@@ -336,6 +361,7 @@ static int setup(enum cost_kind k, struct cost_target *tg)
 	memset(tg, 0, sizeof(*tg));
 	switch (k) {
 	case K_RELAY_RAW:
+	case K_RELAY_COMMIT:
 		tg->chan = relay_open("raw", raw_dir, COST_SUBBUF, COST_NSUBBUF,
 				      &raw_callbacks, NULL);
 		return tg->chan ? 0 : -ENOMEM;

@@ -31,7 +31,8 @@ PATCHES=$TOP/patches/$KERNEL
 
 # Kernel variants: the configuration fragments on top of tinyconfig, and
 # for nopatch1 the series with the fix of its patch 1 undone on top
-# (tests/patch1/revert.diff; for make test-patch1), in a tree of its own.
+# (tests/patch1/revert.diff; for make test-patch1), in a tree of its own;
+# likewise nofix, with one of tests/fixes/*.diff (make test-fixes).
 KVARIANT=${KVARIANT:-}
 KSRC=$KDIR_BASE/src/$KPKG
 SERIES_EXTRA=
@@ -41,11 +42,16 @@ case "$KVARIANT" in
 '') ;;
 debug|kcsan) FRAGS="$FRAGS $TOP/vm/config/$KVARIANT.fragment" ;;
 nopatch1) KSRC=$KDIR_BASE/src-nopatch1/$KPKG; SERIES_EXTRA=$TOP/tests/patch1/revert.diff ;;
+# The series with one fix undone (make test-fixes): FIX_DIFF names the
+# revert, one of tests/fixes/*.diff; one tree serves them all, in turn.
+nofix)
+	[ -f "${FIX_DIFF:-}" ] || die "KVARIANT=nofix needs FIX_DIFF=tests/fixes/NAME.diff (not '${FIX_DIFF:-}')"
+	KSRC=$KDIR_BASE/src-nofix/$KPKG; SERIES_EXTRA=$(realpath "$FIX_DIFF") ;;
 rt)
 	[ "$KERNEL" != 6.1 ] ||
 		die "KVARIANT=rt needs KERNEL=6.12: PREEMPT_RT is in mainline only since 6.12, and Debian's linux-source-6.1 does not carry the RT patches"
 	FRAGS="$FRAGS $TOP/vm/config/rt.fragment" ;;
-*) die "KVARIANT must be empty, debug, kcsan, rt (6.12) or nopatch1 (not '$KVARIANT')" ;;
+*) die "KVARIANT must be empty, debug, kcsan, rt (6.12), nopatch1 or nofix (not '$KVARIANT')" ;;
 esac
 # What one kernel's variant needs beyond the variant's own fragment.
 if [ -n "$KVARIANT" ] && [ -f "$TOP/vm/config/$KVARIANT-$KERNEL.fragment" ]; then

@@ -4,7 +4,7 @@ vm/port-6.12 to a git tree in which the 6.1 patches are being applied:
 
   port-6.12.py context N TREE   place patch N's hunks whose context differs
   port-6.12.py code N TREE      make patch N's code changes for 6.12
-  port-6.12.py message N TREE   say in patch N's message what differs
+  port-6.12.py message N TREE   say below patch N's "---" what differs
   port-6.12.py cover            print the 6.12 cover letter's subject+text
 
 Every edit checks that it finds what it expects, so that a change of the
@@ -17,8 +17,11 @@ from pathlib import Path
 
 TOP = Path(__file__).resolve().parent.parent
 
-# Where a rejected insertion goes in 6.12: (file, anchor, after or before).
+# Where a rejected insertion goes in 6.12: (file, anchor, after or before);
+# "FILE@N" is for patch N alone.
 ANCHORS = {
+    "kernel/Makefile": ("obj-$(CONFIG_RELAY) += relay.o\n", "after"),
+    "kernel/Makefile@0007": ("obj-$(CONFIG_RELAY_TRACE) += relay_trace.o\n", "after"),
     "Documentation/trace/index.rst": ("   ring-buffer-design\n", "after"),
     "MAINTAINERS": ("REMOTE PROCESSOR (REMOTEPROC) SUBSYSTEM\n", "before"),
     "lib/Kconfig": ('config OBJAGG\n\ttristate "objagg" if COMPILE_TEST\n\n', "after"),
@@ -37,13 +40,39 @@ def replace(path, old, new, count=1):
     path.write_text(s.replace(old, new))
 
 
+# Rejected hunks whose context line reads otherwise in 6.12: (file, the
+# 6.1 line, the 6.12 line).  The hunk is applied again with it replaced.
+CONTEXT_LINES = {
+    "kernel/relay.c": ("\tstrlcpy(chan->base_filename, base_filename, NAME_MAX);\n",
+                       "\tstrscpy(chan->base_filename, base_filename, NAME_MAX);\n"),
+}
+
+
+def rehunk(n, tree, rej, rel):
+    """Apply a rejected hunk again, with its 6.1 context line made 6.12's."""
+    old, new = CONTEXT_LINES[rel]
+    text = rej.read_text()
+    if " " + old not in text:
+        die(f"patch {n}: {rel}: a rejected hunk without the context line the port knows")
+    body = text.split("\n", 1)[1].replace(" " + old, " " + new)
+    patch = f"--- a/{rel}\n+++ b/{rel}\n" + body
+    r = subprocess.run(["patch", "-p1", "-s", "--no-backup-if-mismatch", "-r", "-", "-d", str(tree)],
+                       input=patch, text=True, capture_output=True)
+    if r.returncode:
+        die(f"patch {n}: {rel}: its rejected hunk does not apply with the 6.12 context: {r.stdout}{r.stderr}")
+
+
 def context(n, tree):
     """Place the insertions that git apply rejected."""
     for rej in sorted(tree.rglob("*.rej")):
         rel = str(rej.relative_to(tree))[:-4]
-        if rel not in ANCHORS:
+        if rel in CONTEXT_LINES:
+            rehunk(n, tree, rej, rel)
+            continue
+        key = f"{rel}@{n}" if f"{rel}@{n}" in ANCHORS else rel
+        if key not in ANCHORS:
             die(f"patch {n}: {rel} does not apply, and the port does not know where it goes")
-        anchor, where = ANCHORS[rel]
+        anchor, where = ANCHORS[key]
         added = []
         for line in rej.read_text().splitlines(True)[1:]:
             if line.startswith("@@"):
@@ -63,7 +92,7 @@ def context(n, tree):
 
 
 def code(n, tree):
-    if n == "0005":
+    if n == "0006":
         replace(tree / "Documentation/trace/relay-trace.rst",
                 """when a sub-buffer is complete.  relay's mmap(2) and splice(2) do not work
 on these files: debugfs wraps the file operations of every file it creates
@@ -74,8 +103,8 @@ files: debugfs wraps the file operations of every file it creates in a
 proxy that protects against removal, and that proxy does not pass
 ``mmap`` through.  (relay has had no splice_read since Linux 6.8.)  Data
 read with read(2) is consumed:""")
-    if n == "0006":
-        k = tree / "lib/relay_trace_kunit.c"
+    if n == "0007":
+        k = tree / "kernel/relay_trace_kunit.c"
         s = k.read_text()
         start = s.index("/*\n * Cases that go through the files as user space does")
         end = s.index("\ttype = get_fs_type(\"debugfs\");")
@@ -115,6 +144,7 @@ static struct file_env *file_env(struct kunit *test)
 	addr = kunit_vm_mmap(test, NULL, 0, UBUF_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	KUNIT_ASSERT_NE(test, addr, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(addr));
 	env->ubuf = (char __user *)addr;
 
 """ + s[end:]
@@ -129,10 +159,10 @@ static void file_tests_need_builtin(struct kunit *test)
 #define trace_file_read_test	file_tests_need_builtin
 #define rewind_file_test	file_tests_need_builtin
 #define files_after_cleanup_test file_tests_need_builtin
+#define commit_test		file_tests_need_builtin
 #endif
 """, "")
-        replace(k, """#include <linux/kthread.h>
-#include <linux/mman.h>
+        replace(k, """#include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/relay_trace.h>
 #include <linux/sched/mm.h>
@@ -144,12 +174,12 @@ static void file_tests_need_builtin(struct kunit *test)
 
 
 NOTES = {
-    "0005": "Differences from the 6.1 version: the code is the same; the hunks in\n"
-            "Documentation/trace/index.rst, MAINTAINERS and lib/Kconfig sit where\n"
+    "0006": "Differences from the 6.1 version: the code is the same; the hunks in\n"
+            "Documentation/trace/index.rst, MAINTAINERS and init/Kconfig sit where\n"
             "those files now have room for them, and the documentation says that\n"
             "relay has had no splice_read since 6.8 (6.1: that debugfs's proxy does\n"
             "not pass it on).",
-    "0006": "Differences from the 6.1 version: the file cases get their user memory\n"
+    "0007": "Differences from the 6.1 version: the file cases get their user memory\n"
             "from kunit_vm_mmap() (added in 6.10), so they run when the suite is a\n"
             "module too; 6.1 has no such helper, builds an mm by hand with symbols\n"
             "that modules cannot use, and skips these cases in a module.",
@@ -161,23 +191,20 @@ def message(n, tree):
     git = ["git", "-C", str(tree)]
     msg = subprocess.run(git + ["log", "-1", "--format=%B"], capture_output=True, text=True,
                          check=True).stdout.rstrip("\n")
-    if n == "0005":
+    if n == "0006":
         msg, k = re.subn(r"debugfs's proxy file operations pass\s+neither mmap nor splice_read on to relay\.",
                          "debugfs's proxy file operations do\nnot pass mmap on to relay.", msg)
         if k != 1:
-            die("patch 0005: its message no longer says how the relay files are read")
-    if n == "0006":
-        msg, k = re.subn(r"A KUnit case runs in a kthread.*?built as a module\.",
+            die("patch 0006: its message no longer says how the relay files are read")
+    if n == "0007":
+        msg, k = re.subn(r"A KUnit case\s+runs\s+in\s+a\s+kthread.*?built\s+as\s+a\s+module\.",
                          "They get their user memory\nfrom kunit_vm_mmap().", msg, flags=re.S)
         if k != 1:
-            die("patch 0006: its message no longer explains the user memory of the file cases")
-    lines = msg.split("\n")
-    i = len(lines)
-    while i > 0 and (re.match(r"^[A-Za-z-]+: ", lines[i - 1]) or lines[i - 1] == ""):
-        i -= 1
-    body, trailers = lines[:i], [x for x in lines[i:] if x]
-    msg = "\n".join(body) + "\n\n" + NOTES.get(n, SAME) + "\n\n" + "\n".join(trailers)
+            die("patch 0007: its message no longer explains the user memory of the file cases")
     subprocess.run(git + ["commit", "-q", "--amend", "-m", msg], check=True)
+    # The port note goes below the patch's "---" line (git format-patch
+    # --notes), where notes that are not part of the commit belong.
+    subprocess.run(git + ["notes", "add", "-f", "-m", NOTES.get(n, SAME), "HEAD"], check=True)
 
 
 def cover():
@@ -191,8 +218,8 @@ def cover():
     blurb = blurb.replace(old, old + """  This is its version for Linux 6.12
 (Debian's linux-source-6.12), made from the 6.1 version and kept in step
 with it: the code is the same but for the KUnit cases that go through
-the files, which use kunit_vm_mmap() here, and each commit message says
-what differs from 6.1.""")
+the files, which use kunit_vm_mmap() here, and each patch says below its
+"---" line what differs from 6.1.""")
     print(subject + "\n\n" + blurb)
 
 

@@ -40,6 +40,7 @@ TARGETS = [
 # (relay_cost.c, tw_steps()): each step's cost is measured, not counted.
 TRACE_WRITE_STEPS = [
     ("relay_raw", "irqs off, relay_reserve(), copy: as blktrace writes"),
+    ("relay_commit", "the record shown once copied: relay_prepare(), copy, relay_commit()"),
     ("tw_state", "+ the state and length check (one compare with fast_len), trace->rchan"),
     ("tw_nest", "+ the nesting check: a write in progress on this CPU? (read, test, branch)"),
     ("tw_mark", "+ the write-in-progress mark that check reads (increment, decrement)"),

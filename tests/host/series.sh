@@ -44,3 +44,11 @@ if diff -r -x .git "$work/$KPKG" "$work/am" >/dev/null; then
 else
 	not_ok "series $KERNEL: patch -p1 and git am give identical trees"
 fi
+
+# The commit-message rule rejects a port note spliced into the message
+# and tags with no blank line before them (6.12's patch 2 once had both).
+printf 'Subject: [PATCH 1/1] relay: x\n\nOne.\nTwo.\nThree.\nFour.\nFive, with a port note:\nThe same change as for 6.1; it applies as it is.\nSigned-off-by: A B <a@b.c>\n---\n' >"$work/bad.patch"
+out=$(commit_problems "$work/bad.patch" 1 1)
+grep -q 'a port note in the commit message' <<<"$out" && grep -q 'no blank line before the tags' <<<"$out" &&
+	ok "commit messages: a port note above the '---' and tags without a blank line are refused" ||
+	not_ok "commit messages: a port note above the '---' and tags without a blank line are refused" "$out"

@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-OURS = re.compile(r"(^kernel/relay\.c|^include/linux/relay(_trace)?\.h|^lib/relay_trace(_kunit)?\.c)$")
+OURS = re.compile(r"(^kernel/relay(_trace(_kunit)?)?\.c|^include/linux/relay(_trace)?\.h)$")
 _where = {}
 
 

@@ -36,7 +36,7 @@ def main():
         except (OSError, IndexError):
             print("NEW " + w)
             continue
-        ours = f.startswith("lib/relay_trace") or f.startswith("samples/relay_trace") or \
+        ours = f.startswith("kernel/relay_trace") or f.startswith("samples/relay_trace") or \
             f == "include/linux/relay_trace.h" or text in added.get(f, set())
         print(("NEW " if ours else "OLD ") + w)
 

@@ -7,12 +7,19 @@ on=$(grep -l 'kcsan: enabled' "$OUT"/*.log "$OUT"/*/console.log 2>/dev/null | wc
 [ "$boots" -gt 0 ] && [ "$on" = "$boots" ] &&
 	result ok "kcsan: KCSAN was on in all $boots boots of this run" ||
 	result fail "kcsan: KCSAN was on in every boot" "$on of $boots consoles say 'kcsan: enabled'"
+# Strict mode and weak-memory modelling, as the fragment asks (a fragment
+# line that does not stick already fails the build): checked in the
+# kernel that booted.
+missing=$(for o in CONFIG_KCSAN_STRICT CONFIG_KCSAN_WEAK_MEMORY; do grep -qx "$o=y" "$KOBJ/.config" || echo "$o"; done)
+[ -z "$missing" ] &&
+	result ok "kcsan: strict mode and weak-memory modelling on (CONFIG_KCSAN_STRICT, CONFIG_KCSAN_WEAK_MEMORY)" ||
+	result fail "kcsan: strict mode and weak-memory modelling on" "not set in $KOBJ/.config: $missing"
 reports=$(python3 tests/lib/kcsan.py "$OUT" "$KSRC" "$TOP")
 echo "$reports" | sed 's/^/        /'
 echo "# kcsan: $(head -1 <<<"$reports")" >"$OUT/kcsan.out"
 ours=$(grep -c '^ *OURS ' <<<"$reports" || true)
 if [ "$ours" = 0 ]; then
-	result ok "kcsan: no data race reported in kernel/relay.c, include/linux/relay*.h or lib/relay_trace*.c"
+	result ok "kcsan: no data race reported in kernel/relay.c, kernel/relay_trace*.c or include/linux/relay*.h"
 else
 	mapfile -t lines < <(grep '^ *OURS ' <<<"$reports")
 	result fail "kcsan: $ours data races reported in relay or trace code" "${lines[@]}"
