@@ -187,6 +187,29 @@ NOTES = {
 SAME = "The same change as for 6.1; it applies as it is."
 
 
+def reflow(msg, text):
+    """Wrap again, at 72 columns, the paragraph of msg that holds text."""
+    pars = msg.split("\n\n")
+    for i, par in enumerate(pars):
+        if text in par:
+            words = " ".join(par.split())
+            words = re.sub(r"([a-z)])\. ", r"\1.  ", words)
+            lines, line = [], ""
+            for w in words.split(" "):
+                if w == "":
+                    line += " "
+                    continue
+                cand = f"{line} {w}" if line else w
+                if len(cand.rstrip()) > 72 and line:
+                    lines.append(line.rstrip())
+                    line = w
+                else:
+                    line = cand
+            lines.append(line.rstrip())
+            pars[i] = "\n".join(lines)
+    return "\n\n".join(pars)
+
+
 def message(n, tree):
     git = ["git", "-C", str(tree)]
     msg = subprocess.run(git + ["log", "-1", "--format=%B"], capture_output=True, text=True,
@@ -201,6 +224,7 @@ def message(n, tree):
                          "They get their user memory\nfrom kunit_vm_mmap().", msg, flags=re.S)
         if k != 1:
             die("patch 0007: its message no longer explains the user memory of the file cases")
+        msg = reflow(msg, "They get their user memory")
     subprocess.run(git + ["commit", "-q", "--amend", "-m", msg], check=True)
     # The port note goes below the patch's "---" line (git format-patch
     # --notes), where notes that are not part of the commit belong.
