@@ -7,7 +7,7 @@ SHELL := /bin/bash
 KERNEL ?= 6.1
 export KERNEL
 
-.PHONY: help deps kernel kernel-dir test-module test test-debug test-kcsan test-rt \
+.PHONY: help deps kernel kernel-dir relaytrace test-module test test-debug test-kcsan test-rt \
 	test-patch1 test-fixes check bench bench-ab bench-cost bench-baseline compare clean distclean
 
 help:
@@ -35,6 +35,8 @@ help:
 	@echo "                     userspace warnings, cppcheck, the two series in step"
 	@echo "  make kernel        extract linux-source-\$$KERNEL, apply patches/\$$KERNEL, build"
 	@echo "  make kernel-dir    print the built tree, for KDIR= of out-of-tree modules"
+	@echo "  make relaytrace    build the series' consumer (tools/tracing/relaytrace), static,"
+	@echo "                     for the guest; prints its path last"
 	@echo "  make test-module   build tests/module/trace_test.ko against the test kernel"
 	@echo "  make deps          install the Debian packages needed (as root)"
 	@echo "  make clean         remove build outputs of the tests and modules"
@@ -49,6 +51,9 @@ kernel:
 
 kernel-dir:
 	@. vm/env.sh && { test -f "$$KOBJ/Module.symvers" || die "no built $$KNAME kernel in $${KOBJ#$$TOP/}; run 'make kernel KERNEL=$$KERNEL'"; } && echo "$$KOBJ"
+
+relaytrace: kernel
+	@. vm/env.sh && build_relaytrace
 
 test-module: kernel
 	@. vm/env.sh && build_modules tests/module

@@ -38,6 +38,9 @@
  *                 the last is trace_write()'s fast path as the header has
  *                 it
  *   trace_write_global  timestamp, then trace_write() on a global trace
+ *   trace_write_hdr  timestamp, then trace_write() on a per-CPU trace with
+ *                 record headers (TRACE_RECORD_HEADER): out of line, the
+ *                 header's number and time, and its 24 bytes copied too
  *   ftrace_rb     ring_buffer_write() on a per-CPU overwrite ring buffer,
  *                 emptied between batches: it never wraps
  *   ftrace_rb_wrap  the same, never emptied: it laps its buffer
@@ -86,13 +89,15 @@ MODULE_PARM_DESC(results, "\"R kind= size= writes= total_ns=\" lines");
 enum cost_kind {
 	K_EMPTY, K_MEMCPY, K_CLOCK, K_RELAY_RAW, K_RELAY_COMMIT, K_TRACE_PERCPU,
 	K_TRACE_GLOBAL, K_TRACE_FLIGHT, K_TRACE_WRITE, K_TW_STATE, K_TW_NEST,
-	K_TW_MARK, K_TRACE_WRITE_GLOBAL, K_FTRACE_RB, K_FTRACE_RB_WRAP, K_NR
+	K_TW_MARK, K_TRACE_WRITE_GLOBAL, K_TRACE_WRITE_HDR, K_FTRACE_RB,
+	K_FTRACE_RB_WRAP, K_NR
 };
 
 static const char *const kind_names[K_NR] = {
 	"empty", "memcpy", "clock", "relay_raw", "relay_commit", "trace_percpu",
 	"trace_global", "trace_flight", "trace_write", "tw_state", "tw_nest",
-	"tw_mark", "trace_write_global", "ftrace_rb", "ftrace_rb_wrap",
+	"tw_mark", "trace_write_global", "trace_write_hdr", "ftrace_rb",
+	"ftrace_rb_wrap",
 };
 
 /* The kinds that are never read, and wrap their buffer. */
@@ -333,6 +338,7 @@ static const cost_batch_fn kind_batch[K_NR] = {
 	[K_TW_NEST]		= batch_tw_nest,
 	[K_TW_MARK]		= batch_tw_mark,
 	[K_TRACE_WRITE_GLOBAL]	= batch_trace_write,
+	[K_TRACE_WRITE_HDR]	= batch_trace_write,
 	[K_FTRACE_RB]		= batch_ftrace_rb,
 	[K_FTRACE_RB_WRAP]	= batch_ftrace_rb,
 };
@@ -371,6 +377,9 @@ static int setup(enum cost_kind k, struct cost_target *tg)
 		break;
 	case K_TRACE_FLIGHT:
 		flags = TRACE_FLIGHT_CHANNEL;
+		break;
+	case K_TRACE_WRITE_HDR:
+		flags = TRACE_RECORD_HEADER;
 		break;
 	case K_TRACE_PERCPU:
 	case K_TRACE_WRITE:

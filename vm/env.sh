@@ -146,6 +146,33 @@ build_modules() {
 	fi
 	rm -f "$logf"
 	echo "$KOBJ" >"$dir/.kdir"
+	sign_modules "$dir"/*.ko
+}
+
+# Build relaytrace, the series' consumer (tools/tracing/relaytrace in the
+# patched tree), static for the busybox guest, in build/<kernel>/relaytrace/;
+# print its path.
+build_relaytrace() {
+	local out=$KDIR_BASE/relaytrace logf
+	mkdir -p "$out"
+	logf=$out/build.log
+	make -C "$KSRC/tools/tracing/relaytrace" O="$out" LDFLAGS=-static >"$logf" 2>&1 ||
+		{ cat "$logf" >&2; die "relaytrace does not build (log: $logf)"; }
+	echo "$out/relaytrace"
+}
+
+# Sign modules with the key the kernel build made (certs/signing_key.pem),
+# if the kernel checks signatures: a kernel booted with lockdown= loads
+# signed modules only.  A module signed already is left alone.
+sign_modules() {	# sign_modules KO...
+	local ko
+	grep -q '^CONFIG_MODULE_SIG=y' "$KOBJ/.config" || return 0
+	for ko in "$@"; do
+		[ -f "$ko" ] || continue
+		tail -c 28 "$ko" | grep -q '~Module signature appended~' && continue
+		"$KOBJ/scripts/sign-file" sha256 "$KOBJ/certs/signing_key.pem" \
+			"$KOBJ/certs/signing_key.x509" "$ko" || die "cannot sign $ko"
+	done
 }
 
 # The conditions of a run on this host, as key=value lines on stdout.  The

@@ -21,7 +21,12 @@ TOP = Path(__file__).resolve().parent.parent
 # "FILE@N" is for patch N alone.
 ANCHORS = {
     "kernel/Makefile": ("obj-$(CONFIG_RELAY) += relay.o\n", "after"),
-    "kernel/Makefile@0007": ("obj-$(CONFIG_RELAY_TRACE) += relay_trace.o\n", "after"),
+    "kernel/Makefile@0011": ("obj-$(CONFIG_RELAY_TRACE) += relay_trace.o\n", "after"),
+    # relay's splice code, before which 6.1 has relay_file_peek(), is gone.
+    "kernel/relay.c@0007": ("const struct file_operations relay_file_operations = {\n", "before"),
+    "Documentation/userspace-api/ioctl/ioctl-number.rst":
+        ("0xB8  01-02  uapi/misc/mrvl_cn10k_dpi.h                                Marvell CN10K DPI driver\n",
+         "after"),
     "Documentation/trace/index.rst": ("   ring-buffer-design\n", "after"),
     "MAINTAINERS": ("REMOTE PROCESSOR (REMOTEPROC) SUBSYSTEM\n", "before"),
     "lib/Kconfig": ('config OBJAGG\n\ttristate "objagg" if COMPILE_TEST\n\n', "after"),
@@ -66,7 +71,7 @@ def context(n, tree):
     """Place the insertions that git apply rejected."""
     for rej in sorted(tree.rglob("*.rej")):
         rel = str(rej.relative_to(tree))[:-4]
-        if rel in CONTEXT_LINES:
+        if rel in CONTEXT_LINES and f"{rel}@{n}" not in ANCHORS:
             rehunk(n, tree, rej, rel)
             continue
         key = f"{rel}@{n}" if f"{rel}@{n}" in ANCHORS else rel
@@ -92,61 +97,44 @@ def context(n, tree):
 
 
 def code(n, tree):
-    if n == "0006":
+    if n == "0008":
+        # no_llseek is gone (6.12): relay's open makes the files nonseekable.
+        replace(tree / "kernel/relay_trace.c", """	.release	= trace_data_release,
+	.llseek		= no_llseek,
+""", """	.release	= trace_data_release,
+""")
         replace(tree / "Documentation/trace/relay-trace.rst",
-                """when a sub-buffer is complete.  relay's mmap(2) and splice(2) do not work
-on these files: debugfs wraps the file operations of every file it creates
-in a proxy that protects against removal, and that proxy passes neither
-``mmap`` nor ``splice_read`` through.  Data read with read(2) is consumed:""",
-                """when a sub-buffer is complete.  relay's mmap(2) does not work on these
-files: debugfs wraps the file operations of every file it creates in a
-proxy that protects against removal, and that proxy does not pass
-``mmap`` through.  (relay has had no splice_read since Linux 6.8.)  Data
-read with read(2) is consumed:""")
-    if n == "0007":
+                """when a sub-buffer is complete.  The files have no splice(2): relay's
+``splice_read`` hands pages to the pipe without taking references to them.""",
+                """when a sub-buffer is complete.  The files have no splice(2): relay has
+had no ``splice_read`` since Linux 6.8.""")
+    if n == "0011":
         k = tree / "kernel/relay_trace_kunit.c"
         s = k.read_text()
         start = s.index("/*\n * Cases that go through the files as user space does")
-        end = s.index("\ttype = get_fs_type(\"debugfs\");")
+        end = s.index("\treturn env;\n}\n", start)
         s = s[:start] + """/*
  * Cases that go through the files as user space does, with read(2) and
- * write(2) on them, in user memory from kunit_vm_mmap().  debugfs may not
- * be mounted yet when the suite runs at boot, so they open the files
- * through a kernel mount of their own.
+ * write(2) on them, in user memory from kunit_vm_mmap().
  */
 #define UBUF_SIZE	SZ_1M
 
 struct file_env {
-	struct vfsmount *mnt;
 	char __user *ubuf;
 };
 
-static void file_env_free(struct kunit_resource *res)
-{
-	struct file_env *env = res->data;
-
-	if (!IS_ERR_OR_NULL(env->mnt))
-		kern_unmount(env->mnt);
-	kfree(env);
-}
-
 static struct file_env *file_env(struct kunit *test)
 {
-	struct file_system_type *type;
 	struct file_env *env;
 	unsigned long addr;
 
-	env = kzalloc(sizeof(*env), GFP_KERNEL);
+	env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, env);
-	KUNIT_ASSERT_NOT_NULL(test, kunit_alloc_resource(test, NULL,
-							 file_env_free,
-							 GFP_KERNEL, env));
 	addr = kunit_vm_mmap(test, NULL, 0, UBUF_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_ANONYMOUS | MAP_PRIVATE, 0);
 	KUNIT_ASSERT_NE(test, addr, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(addr));
 	env->ubuf = (char __user *)addr;
-
 """ + s[end:]
         k.write_text(s)
         replace(k, """#else
@@ -160,6 +148,8 @@ static void file_tests_need_builtin(struct kunit *test)
 #define rewind_file_test	file_tests_need_builtin
 #define files_after_cleanup_test file_tests_need_builtin
 #define commit_test		file_tests_need_builtin
+#define mmap_test		file_tests_need_builtin
+#define mmap_flight_test	file_tests_need_builtin
 #endif
 """, "")
         replace(k, """#include <linux/mman.h>
@@ -174,12 +164,20 @@ static void file_tests_need_builtin(struct kunit *test)
 
 
 NOTES = {
-    "0006": "Differences from the 6.1 version: the code is the same; the hunks in\n"
-            "Documentation/trace/index.rst, MAINTAINERS and init/Kconfig sit where\n"
-            "those files now have room for them, and the documentation says that\n"
-            "relay has had no splice_read since 6.8 (6.1: that debugfs's proxy does\n"
-            "not pass it on).",
-    "0007": "Differences from the 6.1 version: the file cases get their user memory\n"
+    "0006": "Differences from the 6.1 version: the same change; relay_mmap_buf()\n"
+            "sets VM_DONTEXPAND with vm_flags_set() in 6.12.",
+    "0007": "Differences from the 6.1 version: the same code; relay's splice code,\n"
+            "before which the new functions sit in 6.1, is gone (6.8), so they sit\n"
+            "before relay_file_operations.",
+    "0008": "Differences from the 6.1 version: the relay files' operations have no\n"
+            ".llseek (no_llseek is gone in 6.12; relay's open makes them\n"
+            "nonseekable), the hunks in Documentation/trace/index.rst, MAINTAINERS\n"
+            "and init/Kconfig sit where those files now have room for them, and the\n"
+            "documentation and this message say that relay has had no splice_read\n"
+            "since 6.8.",
+    "0009": "Differences from the 6.1 version: the same code; the entry in\n"
+            "ioctl-number.rst follows 0xB8, which 6.12 has.",
+    "0011": "Differences from the 6.1 version: the file cases get their user memory\n"
             "from kunit_vm_mmap() (added in 6.10), so they run when the suite is a\n"
             "module too; 6.1 has no such helper, builds an mm by hand with symbols\n"
             "that modules cannot use, and skips these cases in a module.",
@@ -214,16 +212,17 @@ def message(n, tree):
     git = ["git", "-C", str(tree)]
     msg = subprocess.run(git + ["log", "-1", "--format=%B"], capture_output=True, text=True,
                          check=True).stdout.rstrip("\n")
-    if n == "0006":
-        msg, k = re.subn(r"debugfs's proxy file operations pass\s+neither mmap nor splice_read on to relay\.",
-                         "debugfs's proxy file operations do\nnot pass mmap on to relay.", msg)
+    if n == "0008":
+        msg, k = re.subn(r"The relay files get relay's operations but\s+splice_read, which hands the pipe pages it takes no reference to\.",
+                         "The relay files get relay's operations (relay\nhas had no splice_read since 6.8).", msg)
         if k != 1:
-            die("patch 0006: its message no longer says how the relay files are read")
-    if n == "0007":
+            die("patch 0008: its message no longer says which operations the relay files get")
+        msg = reflow(msg, "The relay files get relay's operations")
+    if n == "0011":
         msg, k = re.subn(r"A KUnit case\s+runs\s+in\s+a\s+kthread.*?built\s+as\s+a\s+module\.",
                          "They get their user memory\nfrom kunit_vm_mmap().", msg, flags=re.S)
         if k != 1:
-            die("patch 0007: its message no longer explains the user memory of the file cases")
+            die("patch 0011: its message no longer explains the user memory of the file cases")
         msg = reflow(msg, "They get their user memory")
     subprocess.run(git + ["commit", "-q", "--amend", "-m", msg], check=True)
     # The port note goes below the patch's "---" line (git format-patch
@@ -233,7 +232,7 @@ def message(n, tree):
 
 def cover():
     text = (TOP / "patches/6.1/0000-cover-letter.patch").read_text()
-    subject = re.search(r"^Subject: \[PATCH 0/\d+\] (.*)$", text, re.M).group(1)
+    subject = re.search(r"^Subject: \[PATCH 0+/\d+\] (.*)$", text, re.M).group(1)
     blurb = text.split("\n\n", 1)[1]
     blurb = blurb[:re.search(r"^\S.* \(\d+\):$", blurb, re.M).start()].rstrip("\n")
     old = "rewritten for a current kernel."

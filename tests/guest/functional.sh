@@ -1,5 +1,5 @@
 #!/bin/sh
-# Guest functional tests of the relay_trace debugfs interface (KTAP).
+# Guest functional tests of the relay_trace tracefs interface (KTAP).
 # Runs in the test VM, as root, from /extra with trace_test.ko,
 # fork_trace.ko, pollwait and ufstall beside it.
 #
@@ -9,7 +9,8 @@ set -u
 . /extra/ktap.sh
 ALL_GROUPS="percpu global_full flight disable_state permissions roots cleanup_open fork_trace rewind_poll rewind_stall"
 
-D=/sys/kernel/debug
+TRACEFS=/sys/kernel/tracing
+D=$TRACEFS/relay
 ROOT=$D/relay_trace_test
 T=$ROOT/t
 P=/sys/module/trace_test/parameters
@@ -165,16 +166,19 @@ permissions() {
 	load
 	wr $T/state start
 	echo 3 >$P/emit
-	# debugfs is 0700 by default; open it up so that the files' own modes are
-	# what keeps user nobody out.
-	mount -o remount,mode=755 $D
+	# tracefs is 0700 by default; open it up, and the trace's directories
+	# (0750), so that the files' own modes are what keeps user nobody out.
+	mount -o remount,mode=755 $TRACEFS
+	chmod 755 $D $ROOT $T
 	nobody() { su -s /bin/sh nobody -c "$1" >/dev/null 2>&1; }
 	refused "user nobody cannot read trace data" nobody "cat $T/trace0"
 	refused "user nobody cannot read state" nobody "cat $T/state"
 	refused "user nobody cannot stop the trace" nobody "printf stop > $T/state"
 	check "state unchanged by user nobody" eq "$(state $T)" running
 	refused "user nobody cannot read dropped" nobody "cat $T/dropped"
-	mount -o remount,mode=700 $D
+	check "user nobody can list the open directories (the files' modes refused)" \
+		nobody "ls $T/state"
+	mount -o remount,mode=700 $TRACEFS
 	unload
 }
 
@@ -188,16 +192,19 @@ roots() {
 
 # --- cleanup while files are open ---------------------------------------
 cleanup_open() {
-	load
+	load flags=1
 	wr $T/state start
 	echo 10 >$P/emit
-	exec 3<$T/state 4<$T/trace0
+	exec 3<$T/state 4<$T/trace0 5<$T/dropped
 	unload
 	check "files are gone after cleanup" [ ! -e $ROOT ]
 	refused "reading state through an fd opened before cleanup fails" sh -c 'cat <&3'
-	refused "reading trace0 through an fd opened before cleanup fails" sh -c 'cat <&4'
-
-	exec 3<&- 4<&-
+	refused "reading dropped through an fd opened before cleanup fails" sh -c 'cat <&5'
+	# tracefs has no removal proxy: relay keeps the buffer of an open file.
+	sh -c 'cat <&4' | tr -d '\0' | grep -E '^[0-9]{8}$' >/tmp/kept
+	check "trace0 through an fd opened before cleanup reads the 10 records left" \
+		consecutive 0 9 </tmp/kept
+	exec 3<&- 4<&- 5<&-
 }
 
 # --- the fork_trace sample ----------------------------------------------

@@ -17,7 +17,7 @@ else
 	not_ok "series $KERNEL: $total patches numbered, described and signed off" "${lines[@]}"
 fi
 
-grep -q '^Subject: \[PATCH 0/'"$total"'\]' 0000-cover-letter.patch &&
+grep -q '^Subject: \[PATCH 0*/'"$total"'\] .' 0000-cover-letter.patch &&
 	! grep -q '\*\*\* SUBJECT HERE \*\*\*\|\*\*\* BLURB HERE \*\*\*' 0000-cover-letter.patch &&
 	ok "series $KERNEL: cover letter is written" || not_ok "series $KERNEL: cover letter is written"
 

@@ -1,13 +1,15 @@
 # shellcheck shell=bash
 # The rule for the series' commit messages, used by tests/host/series.sh
 # (make test) and tests/check (make check): print one line per problem.
-#   - the subject is numbered "[PATCH i/N]";
+#   - the subject is numbered "[PATCH i/N]" (i padded as N is wide);
 #   - the message says what and why: at least 5 lines besides tags;
 #   - Signed-off-by with a name and an address, after a blank line;
 #   - notes that are not part of the commit (a port's "Differences from
 #     the 6.1 version", "The same change as for 6.1") below the "---".
 commit_problems() {	# commit_problems PATCH INDEX TOTAL
 	local p=$1 i=$2 total=$3 body msg
+	# git format-patch pads the number to the width of the total.
+	i=$(printf '%0*d' ${#total} "$i")
 	grep -q "^Subject: \[PATCH $i/$total\] " "$p" || echo "$(basename "$p"): subject not numbered $i/$total"
 	body=$(sed -n '/^Subject:/,/^---$/p' "$p" | sed '1,/^$/d' |
 		grep -vc '^\(---\|[A-Za-z-]*: .*\|\)$' || true)

@@ -26,7 +26,7 @@
 
 static char *root = "relay_trace_test";
 module_param(root, charp, 0444);
-MODULE_PARM_DESC(root, "debugfs root directory");
+MODULE_PARM_DESC(root, "root directory, in tracefs's relay/");
 
 static char *name = "t";
 module_param(name, charp, 0444);
@@ -34,7 +34,7 @@ MODULE_PARM_DESC(name, "trace directory name");
 
 static uint flags;
 module_param(flags, uint, 0444);
-MODULE_PARM_DESC(flags, "trace_setup() flags: 1 global, 2 flight, 4 disable state");
+MODULE_PARM_DESC(flags, "trace_setup() flags: 1 global, 2 flight, 4 disable state, 8 record headers");
 
 static uint subbuf_size = 4096;
 module_param(subbuf_size, uint, 0444);

@@ -1,0 +1,315 @@
+#!/bin/sh
+# Guest tests of relaytrace, the consumer of the traces (KTAP): every
+# sub-command, its errors, and records of a known provider (trace_test.ko:
+# "%08u\n", numbered across the trace in the order written) captured
+# exactly, with both readers.  Runs in the test VM, as root, from /extra
+# with relaytrace, trace_test.ko and fork_trace.ko beside it.
+#
+# Usage: sh /extra/relaytrace.sh [GROUP...]: by default all of them.
+set -u
+. /extra/ktap.sh
+ALL_GROUPS="list_control record_modes sessions dump_flight no_header cleanup full errors"
+
+RT=/extra/relaytrace
+D=/sys/kernel/tracing/relay
+T=$D/relay_trace_test/t
+N=relay_trace_test/t
+P=/sys/module/trace_test/parameters
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+# trace_setup() flags
+GLOBAL=1 FLIGHT=2 NOSTATE=4 HEADER=8
+
+fatal() { not_ok "set-up: $1"; ktap_done "relaytrace tests"; exit 1; }
+load() { out=$(insmod /extra/trace_test.ko "$@" 2>&1) || fatal "insmod trace_test.ko $* failed: $out"; }
+unload() { rmmod trace_test 2>/dev/null; true; }
+show() { sed 's/^/# /' "$@"; }
+# emit CPU N: trace_test writes N records from CPU CPU.
+emit() { taskset -c "$1" sh -c "echo $2 >$P/emit"; }
+# rt ARGS...: relaytrace, its output in /tmp/rt.out, its status in $rc.
+rt() { $RT "$@" >/tmp/rt.out 2>&1; rc=$?; }
+has() { grep -q "$1" /tmp/rt.out || { echo "# no '$1' in:"; show /tmp/rt.out; return 1; }; }
+key() { sed -n "s/^$2=//p" "$1/info"; }
+
+# The records of a recording, as "buffer cpu seq number" lines, from
+# relaytrace report --json, in the report's order (merged by time).
+records() {
+	$RT report --json "$1" | awk -F'[:,"]+' '/"ts"/ {
+		for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+		n = v["text"]; sub(/\\n$/, "", n); sub(/^0+/, "", n)
+		print v["cpu"], v["seq"], n + 0 }'
+}
+
+# check_exact DIR WRITTEN: DIR holds exactly the records written, WRITTEN
+# of them: each once, in order within its buffer (numbers and sequence
+# numbers going up).
+exact() {
+	records "$1" >/tmp/recs
+	sort -n -k3 /tmp/recs | awk -v want="$2" '
+		{ if ($3 == prev && NR > 1) dup++; prev = $3 }
+		END { if (NR != want || dup) { print "# " NR " records, " dup + 0 " twice; want " want; exit 1 } }' &&
+	awk '{ if (($1 in n) && ($3 + 0 <= n[$1] || $2 + 0 <= s[$1])) { print "# CPU " $1 ": " $3 " after " n[$1]; bad = 1 }
+	       n[$1] = $3 + 0; s[$1] = $2 + 0 }
+	     END { exit bad }' /tmp/recs
+}
+
+# --- list, start, stop, status ------------------------------------------
+list_control() {
+	load flags=$HEADER ntraces=2 subbuf_size=512 n_subbufs=4
+	insmod /extra/fork_trace.ko
+	rt list
+	check "list: one line per trace, ROOT/NAME, state, mode, flight, geometry, counters" \
+		has "^relay_trace_test/t  not-started  percpu  no-flight  4 x 512  dropped 0  refused 0  header$"
+	check "list: the second trace of the root" has "^relay_trace_test/t1  not-started"
+	check "list: a flight trace has no dropped counter" \
+		has "^trace_example/kernel_clone  running  global  flight  .*  dropped -  refused 0$"
+	check "list: 3 lines" eq "$(grep -c . /tmp/rt.out)" 3
+	rmmod fork_trace
+	rt start $N
+	check "start: exit 0, state running" eq "$rc $(cat $T/state)" "0 running"
+	rt start $N
+	check "start a running trace: exit 1, says so" eq "$rc $(has 'already running' && echo said)" "1 said"
+	rt status $N
+	check "status: state, flags, buffers, counters" \
+		sh -c "grep -q '^state: *running' /tmp/rt.out && grep -q '^flags: *percpu header' /tmp/rt.out &&
+		       grep -q '^buffers: *$ncpu x 4 sub-buffers of 512 bytes: trace0' /tmp/rt.out && grep -q '^dropped: *0' /tmp/rt.out"
+	rt stop $N
+	check "stop: exit 0, state stopped" eq "$rc $(cat $T/state)" "0 stopped"
+	rt stop $N
+	check "stop a stopped trace: exit 1, says so" eq "$rc $(has 'is not running' && echo said)" "1 said"
+	unload
+	load flags=$NOSTATE
+	rt start $N
+	check "start a trace that refuses state changes: exit 1, says why" \
+		eq "$rc $(has 'refuses state changes' && echo said)" "1 said"
+	unload
+}
+
+# --- record, both readers: every record once, drops counted exactly ----
+# size FILE: its size in bytes, 0 if missing.
+size() { stat -c %s "$1" 2>/dev/null || echo 0; }
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; the time only
+# decides a failure.
+wait_for() {
+	t=$1
+	shift
+	while ! "$@"; do
+		[ "$t" -gt 0 ] || return 1
+		sleep 1
+		t=$((t - 1))
+	done
+}
+# read_all DIR BYTES: every traceN of DIR holds BYTES.
+read_all() {
+	for f in "$1"/trace*; do [ "$(size "$f")" = "$2" ] || return 1; done
+}
+record_modes() {
+	for m in mmap read; do
+		# 4 sub-buffers of 256 bytes: 7 records of 24 + 9 bytes each.
+		load flags=$HEADER subbuf_size=256 n_subbufs=4
+		$RT start $N
+		# Nothing reads yet: each buffer keeps 28 of 100, 72 dropped.
+		i=0
+		while [ $i -lt "$ncpu" ]; do
+			emit $i 100
+			i=$((i + 1))
+		done
+		$RT record --$m -o /tmp/rec-$m $N >/tmp/rec.out 2>&1 &
+		rp=$!
+		wait_for 60 read_all /tmp/rec-$m $((28 * 33)) ||
+			not_ok "record --$m: read the 28 records of each buffer within 60 s"
+		# Then 10 more each, after the gap of the 72 dropped.
+		i=0
+		while [ $i -lt "$ncpu" ]; do
+			emit $i 10
+			i=$((i + 1))
+		done
+		$RT stop $N
+		wait $rp
+		rc=$?
+		written=$(cat $P/written) failed=$(cat $P/failed)
+		check "record --$m: ends when the trace stops, exit 0" eq "$rc $(key /tmp/rec-$m end)" "0 stopped"
+		check "record --$m: 38 of 110 records written per buffer, 72 dropped" \
+			eq "$written $failed" "$((38 * ncpu)) $((72 * ncpu))"
+		check "record --$m: every record written is there once, in order per buffer" \
+			exact /tmp/rec-$m "$written"
+		check "record --$m: info says the mode, and the drops before and after" \
+			eq "$(key /tmp/rec-$m mode) $(key /tmp/rec-$m dropped_start) $(key /tmp/rec-$m dropped_end)" \
+			"$m $failed $failed"
+		cp /tmp/rec.out /tmp/rt.out
+		check "record --$m: the summary counts the records ($written)" has "Total: .* $written records"
+		check "record --$m: the summary counts no drop while it ran" has "  0 records dropped (0.00 %)"
+		check "record --$m: the summary counts the gaps in the numbers ($failed)" \
+			has "  $failed missing from the sequence numbers"
+		$RT report /tmp/rec-$m >/tmp/report.out
+		check "report --$m: CPU 0 lost the 72 records between its 28th and its 101st" \
+			grep -q "^CPU 0: 72 records lost" /tmp/report.out
+		check "report --$m: CPU $((ncpu - 1)): 38 records, 72 lost" \
+			grep -q "^CPU $((ncpu - 1)): 38 records, 72 lost" /tmp/report.out
+		unload
+	done
+}
+
+# --- successive sessions, either reader, one ended by SIGINT: no record
+# read twice, none skipped ------------------------------------------------
+sessions() {
+	load flags=$HEADER subbuf_size=4096 n_subbufs=8
+	$RT start $N
+	(while [ ! -e /tmp/stop-emit ]; do emit 1 20; emit 2 20; usleep 20000; done) &
+	ep=$!
+	rm -f /tmp/stop-emit
+	# Each session has records of its own to read, whatever the speeds:
+	# a batch written before it starts.
+	emit 3 50
+	$RT record --mmap -w 1 -o /tmp/s1 $N >/dev/null 2>&1
+	r1=$?
+	emit 3 50
+	$RT record --read -w 1 -o /tmp/s2 $N >/dev/null 2>&1
+	r2=$?
+	emit 3 50
+	$RT record --mmap -o /tmp/s3 $N >/dev/null 2>&1 &
+	rp=$!
+	sleep 1
+	# relaytrace handles SIGINT itself (this shell's background jobs
+	# would ignore it otherwise).
+	kill -INT $rp
+	wait $rp
+	r3=$?
+	touch /tmp/stop-emit
+	wait $ep
+	$RT stop $N
+	$RT record --read -o /tmp/s4 $N >/dev/null 2>&1
+	r4=$?
+	check "sessions: -w, -w, SIGINT, stop: exit 0 each, ended as said" \
+		eq "$r1 $r2 $r3 $r4 $(key /tmp/s1 end) $(key /tmp/s3 end) $(key /tmp/s4 end)" \
+		"0 0 0 0 timeout signal stopped"
+	written=$(cat $P/written)
+	mkdir -p /tmp/sall
+	for b in $(key /tmp/s1 buffers); do
+		cat /tmp/s1/trace$b /tmp/s2/trace$b /tmp/s3/trace$b /tmp/s4/trace$b >/tmp/sall/trace$b
+	done
+	sed 's/^mode=.*/mode=all/' /tmp/s1/info >/tmp/sall/info
+	check "sessions: none dropped" eq "$(cat $P/failed)" 0
+	check "sessions: together, every record once and in order ($written)" exact /tmp/sall "$written"
+	check "sessions: each read records of its own" [ -s /tmp/s1/trace3 -a -s /tmp/s2/trace3 -a -s /tmp/s3/trace3 ]
+	unload
+}
+
+# --- a flight recorder: dump, rewind, and reading it live ---------------
+dump_flight() {
+	load flags=$((FLIGHT | HEADER)) subbuf_size=256 n_subbufs=4
+	$RT start $N
+	emit 1 200
+	rt record --mmap -w 1 $N
+	check "record --mmap of a running flight trace: refused, exit 2, says why" \
+		eq "$rc $(has 'overwrite' && echo said)" "2 said"
+	$RT stop $N
+	rt dump -o /tmp/d1 $N
+	records /tmp/d1 >/tmp/d1.recs
+	last=$(tail -1 /tmp/d1.recs | cut -d' ' -f3)
+	check "dump: exit 0, mmap, the newest records of CPU 1, the last one written last" \
+		eq "$rc $(key /tmp/d1 mode) $last" "0 mmap 199"
+	first=$(head -1 /tmp/d1.recs | cut -d' ' -f2)
+	check "dump: contiguous and in order from the oldest kept" \
+		awk -v f="$first" '{ if ($2 != f + NR - 1) { print "# " $0; bad = 1 } } END { exit bad }' /tmp/d1.recs
+	$RT report /tmp/d1 >/tmp/report.out
+	check "report of a flight dump: 'overwritten before N', not a loss" \
+		sh -c "grep -q '^CPU 1: overwritten before $first\$' /tmp/report.out && ! grep -q ': [0-9]* records lost' /tmp/report.out"
+	rt dump -o /tmp/d2 $N
+	check "dump again: nothing left" eq "$rc $(cat /tmp/d2/trace* | wc -c)" "0 0"
+	rt dump --rewind -o /tmp/d3 $N
+	check "dump --rewind: the same records again" cmp /tmp/d1/trace1 /tmp/d3/trace1
+	$RT start $N
+	rt record -w 1 -o /tmp/d4 $N
+	check "record of a running flight trace: read(2) by default, exit 0" \
+		eq "$rc $(key /tmp/d4 mode)" "0 read"
+	unload
+}
+
+# --- no headers: each buffer in order, text line by line ---------------
+no_header() {
+	load flags=$GLOBAL
+	$RT start $N
+	echo 12 >$P/emit
+	$RT stop $N
+	rt record -s 9 -o /tmp/nh $N
+	check "record -s 9: counts 12 records of a trace without headers" has "Total: .* 108 bytes .* 12 records"
+	$RT report /tmp/nh >/tmp/report.out
+	check "report without headers: the text, line by line" \
+		sh -c "[ \$(grep -cE '^[0-9]{8}\$' /tmp/report.out) = 12 ] && grep -q '^00000011\$' /tmp/report.out"
+	unload
+}
+
+# --- the trace cleaned up while recording ------------------------------
+cleanup() {
+	load flags=$((GLOBAL | HEADER))
+	$RT start $N
+	$RT record -o /tmp/cl $N >/tmp/rec.out 2>&1 &
+	rp=$!
+	echo 20 >$P/emit
+	sleep 1
+	rmmod trace_test
+	wait $rp
+	rc=$?
+	check "cleaned up while recording: exit 3, says what was read is whole" \
+		sh -c "[ $rc = 3 ] && grep -q 'cleaned up while recording' /tmp/rec.out" || show /tmp/rec.out
+	check "cleaned up while recording: the 20 records read are in the files" exact /tmp/cl 20
+}
+
+# --- the output fills up -----------------------------------------------
+full() {
+	mkdir -p /tmp/small
+	mount -t tmpfs -o size=16k tmpfs /tmp/small
+	load flags=$((GLOBAL | HEADER)) subbuf_size=4096 n_subbufs=16
+	$RT start $N
+	echo 1500 >$P/emit
+	$RT stop $N
+	rt record -o /tmp/small/r $N
+	check "output full: exit 4, names the buffer and the byte" \
+		sh -c "[ $rc = 4 ] && grep -q 'small/r/trace0: No space left on device at byte [0-9]*: the file ends with the record before it' /tmp/rt.out" ||
+		show /tmp/rt.out
+	$RT report /tmp/small/r >/tmp/report.out
+	refused "output full: the file ends with a whole record" grep -q 'not a whole record' /tmp/report.out
+	rt record -o /tmp/rest $N
+	cp /tmp/small/r/trace0 /tmp/both0
+	cat /tmp/rest/trace0 >>/tmp/both0
+	mkdir -p /tmp/both && mv /tmp/both0 /tmp/both/trace0 && cp /tmp/rest/info /tmp/both/info
+	check "output full: what was not written stayed in the buffer for the next recording" exact /tmp/both 1500
+	umount /tmp/small
+	unload
+}
+
+# --- errors -----------------------------------------------------------------
+errors() {
+	rt record no/such
+	check "no such trace: exit 1, says so" eq "$rc $(has 'no such trace: no/such' && echo said)" "1 said"
+	rt status notatrace
+	check "not ROOT/NAME: exit 2" eq "$rc" 2
+	rt frobnicate
+	check "unknown command: exit 2" eq "$rc" 2
+	for c in list start stop status record dump report; do
+		rt $c --help
+		check "$c --help: exit 0, usage" eq "$rc $(has '^usage: relaytrace' && echo said)" "0 said"
+	done
+	rt report /tmp
+	check "report of a folder that is no recording: exit 1, says so" \
+		eq "$rc $(has 'not a relaytrace recording' && echo said)" "1 said"
+	load flags=$HEADER
+	$RT start $N
+	nobody() { su -s /bin/sh nobody -c "$RT $*" >/tmp/rt.out 2>&1; rc=$?; }
+	for c in list "status $N" "start $N" "stop $N" "record -w 1 -o /tmp/nb $N" "dump -o /tmp/nb $N"; do
+		nobody $c
+		check "not root: '$c' refused, exit 1, says root is needed" \
+			eq "$rc $(has 'needs root' && echo said)" "1 said"
+	done
+	check "not root: the trace still runs" eq "$(cat $T/state)" running
+	unload
+}
+
+# shellcheck disable=SC2048 # the groups are words
+for g in ${*:-$ALL_GROUPS}; do
+	case " $ALL_GROUPS " in
+	*" $g "*) "$g" ;;
+	*) not_ok "unknown group '$g' (groups: $ALL_GROUPS)" ;;
+	esac
+done
+ktap_done "relaytrace tests"
