@@ -21,9 +21,9 @@ TOP = Path(__file__).resolve().parent.parent
 # "FILE@N" is for patch N alone.
 ANCHORS = {
     "kernel/Makefile": ("obj-$(CONFIG_RELAY) += relay.o\n", "after"),
-    "kernel/Makefile@0011": ("obj-$(CONFIG_RELAY_TRACE) += relay_trace.o\n", "after"),
+    "kernel/Makefile@0013": ("obj-$(CONFIG_RELAY_TRACE) += relay_trace.o\n", "after"),
     # relay's splice code, before which 6.1 has relay_file_peek(), is gone.
-    "kernel/relay.c@0007": ("const struct file_operations relay_file_operations = {\n", "before"),
+    "kernel/relay.c@0009": ("const struct file_operations relay_file_operations = {\n", "before"),
     "Documentation/userspace-api/ioctl/ioctl-number.rst":
         ("0xB8  01-02  uapi/misc/mrvl_cn10k_dpi.h                                Marvell CN10K DPI driver\n",
          "after"),
@@ -97,7 +97,11 @@ def context(n, tree):
 
 
 def code(n, tree):
-    if n == "0008":
+    if n == "0010":
+        # vm_flags is read-only in 6.12: vm_flags_clear() (6.3).
+        replace(tree / "kernel/relay_trace.c", """	vma->vm_flags &= ~VM_MAYWRITE;
+""", """	vm_flags_clear(vma, VM_MAYWRITE);
+""")
         # no_llseek is gone (6.12): relay's open makes the files nonseekable.
         replace(tree / "kernel/relay_trace.c", """	.release	= trace_data_release,
 	.llseek		= no_llseek,
@@ -108,7 +112,7 @@ def code(n, tree):
 ``splice_read`` hands pages to the pipe without taking references to them.""",
                 """when a sub-buffer is complete.  The files have no splice(2): relay has
 had no ``splice_read`` since Linux 6.8.""")
-    if n == "0011":
+    if n == "0013":
         k = tree / "kernel/relay_trace_kunit.c"
         s = k.read_text()
         start = s.index("/*\n * Cases that go through the files as user space does")
@@ -149,6 +153,7 @@ static void file_tests_need_builtin(struct kunit *test)
 #define files_after_cleanup_test file_tests_need_builtin
 #define commit_test		file_tests_need_builtin
 #define mmap_test		file_tests_need_builtin
+#define padding_snapshot_test	file_tests_need_builtin
 #define mmap_flight_test	file_tests_need_builtin
 #endif
 """, "")
@@ -164,20 +169,21 @@ static void file_tests_need_builtin(struct kunit *test)
 
 
 NOTES = {
-    "0006": "Differences from the 6.1 version: the same change; relay_mmap_buf()\n"
+    "0008": "Differences from the 6.1 version: the same change; relay_mmap_buf()\n"
             "sets VM_DONTEXPAND with vm_flags_set() in 6.12.",
-    "0007": "Differences from the 6.1 version: the same code; relay's splice code,\n"
+    "0009": "Differences from the 6.1 version: the same code; relay's splice code,\n"
             "before which the new functions sit in 6.1, is gone (6.8), so they sit\n"
             "before relay_file_operations.",
-    "0008": "Differences from the 6.1 version: the relay files' operations have no\n"
+    "0010": "Differences from the 6.1 version: the relay files' operations have no\n"
             ".llseek (no_llseek is gone in 6.12; relay's open makes them\n"
-            "nonseekable), the hunks in Documentation/trace/index.rst, MAINTAINERS\n"
+            "nonseekable), their mmap clears VM_MAYWRITE with vm_flags_clear()\n"
+            "(6.1: on vm_flags directly), the hunks in Documentation/trace/index.rst, MAINTAINERS\n"
             "and init/Kconfig sit where those files now have room for them, and the\n"
             "documentation and this message say that relay has had no splice_read\n"
             "since 6.8.",
-    "0009": "Differences from the 6.1 version: the same code; the entry in\n"
+    "0011": "Differences from the 6.1 version: the same code; the entry in\n"
             "ioctl-number.rst follows 0xB8, which 6.12 has.",
-    "0011": "Differences from the 6.1 version: the file cases get their user memory\n"
+    "0013": "Differences from the 6.1 version: the file cases get their user memory\n"
             "from kunit_vm_mmap() (added in 6.10), so they run when the suite is a\n"
             "module too; 6.1 has no such helper, builds an mm by hand with symbols\n"
             "that modules cannot use, and skips these cases in a module.",
@@ -212,17 +218,17 @@ def message(n, tree):
     git = ["git", "-C", str(tree)]
     msg = subprocess.run(git + ["log", "-1", "--format=%B"], capture_output=True, text=True,
                          check=True).stdout.rstrip("\n")
-    if n == "0008":
+    if n == "0010":
         msg, k = re.subn(r"The relay files get relay's operations but\s+splice_read, which hands the pipe pages it takes no reference to\.",
                          "The relay files get relay's operations (relay\nhas had no splice_read since 6.8).", msg)
         if k != 1:
-            die("patch 0008: its message no longer says which operations the relay files get")
+            die("patch 0010: its message no longer says which operations the relay files get")
         msg = reflow(msg, "The relay files get relay's operations")
-    if n == "0011":
+    if n == "0013":
         msg, k = re.subn(r"A KUnit case\s+runs\s+in\s+a\s+kthread.*?built\s+as\s+a\s+module\.",
                          "They get their user memory\nfrom kunit_vm_mmap().", msg, flags=re.S)
         if k != 1:
-            die("patch 0011: its message no longer explains the user memory of the file cases")
+            die("patch 0013: its message no longer explains the user memory of the file cases")
         msg = reflow(msg, "They get their user memory")
     subprocess.run(git + ["commit", "-q", "--amend", "-m", msg], check=True)
     # The port note goes below the patch's "---" line (git format-patch

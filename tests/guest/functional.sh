@@ -7,7 +7,7 @@
 # order; by default all of them (ALL_GROUPS).
 set -u
 . /extra/ktap.sh
-ALL_GROUPS="percpu global_full flight disable_state permissions roots cleanup_open fork_trace rewind_poll rewind_stall"
+ALL_GROUPS="percpu global_full flight disable_state permissions roots cleanup_open cleanup_poll fork_trace rewind_poll rewind_stall"
 
 TRACEFS=/sys/kernel/tracing
 D=$TRACEFS/relay
@@ -306,6 +306,37 @@ rewind_poll() {
 		show /tmp/pw.out
 	fi
 	unload
+}
+
+# --- a cleanup wakes poll(2) sleepers ---------------------------------------
+# A reader sleeps in poll(2) on trace0 of an idle trace: no sub-buffer
+# switch will wake it.  Cleaning the trace up closes the buffer, and must
+# wake it (EPOLLERR).  pollwait's 20 s timeout only ends a poll(2) that
+# was never woken.
+cleanup_poll() {
+	load flags=1
+	wr $T/state start
+	/extra/pollwait --timeout 20 $T/trace0 >/tmp/pw.out 2>&1 &
+	pw=$!
+	wait_until 20 poller_ready_or_ended $pw
+	if ! poller_ready $pw; then
+		not_ok "cleanup wakes poll: a poll(2) on an idle trace0 sleeps" \
+			"pollwait is $(pstate $pw), not asleep in poll(2); its output:"
+		show /tmp/pw.out
+		kill $pw 2>/dev/null
+		wait $pw
+		unload
+		return
+	fi
+	ok "cleanup wakes poll: a poll(2) on an idle trace0 sleeps"
+	unload
+	wait $pw
+	if grep -q '^revents.*POLLERR' /tmp/pw.out && ! grep -q '^timeout' /tmp/pw.out; then
+		ok "cleanup wakes poll: the cleanup woke the poll(2) sleeper: $(grep '^revents' /tmp/pw.out)"
+	else
+		not_ok "cleanup wakes poll: the cleanup woke the poll(2) sleeper" "not woken; pollwait's output:"
+		show /tmp/pw.out
+	fi
 }
 
 # --- a reader stalled in copy_to_user() blocks neither state nor stop ------
