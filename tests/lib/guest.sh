@@ -1,12 +1,13 @@
 # shellcheck shell=bash
-# Helpers of the test steps that boot the kernel: collect consoles for the
-# splat scan, and turn a KTAP log into PASS and FAIL lines with the kernel
-# tree's own parser (tools/testing/kunit/kunit.py parse).  Source it after
-# vm/env.sh and tests/lib/result.sh; the steps set OUT and TMO.
+# Helpers of the test steps that boot the kernel: turn a KTAP log into
+# PASS and FAIL lines with the kernel tree's own parser
+# (tools/testing/kunit/kunit.py parse), and boot with the step's logs in
+# OUT.  Sourced by tests/lib/step.sh, which sets OUT and TMO.
 
-# console FILE: append a console to the one the splat scan reads.
-console() {
-	sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$1" >>"$OUT/console.txt" 2>/dev/null || true
+# consoles: every console of this run's boots, their paths, one a line
+# (vm_test's NAME.log, and console.log in a result folder).
+consoles() {
+	ls "$OUT"/*.log "$OUT"/*/console.log 2>/dev/null || true
 }
 
 # ktap PREFIX LOG STATUS [SUITE]: one result per test case of LOG, and a
@@ -40,6 +41,5 @@ vm_test() {
 	rc=0
 	vm/run --quiet --timeout "$TMO" --output "$OUT/$name.out" --console "$OUT/$name.log" \
 		--meta "$OUT/$name.boot" "$@" >/dev/null 2>"$OUT/$name.err" || rc=$?
-	console "$OUT/$name.log"
 	return 0
 }
