@@ -23,7 +23,7 @@ field() {
 # each of KEYS among its names' keys, and a Unit line with better= for
 # each of UNITS.
 benchfmt_check() {
-	local f=$1 n=$2 keys=$3 units=$4 j bad= k
+	local f=$1 n=$2 keys=$3 units=$4 j bad='' k
 	j=$OUT/$(basename "$(dirname "$f")")-benchfmt.json
 	if ! python3 "$REPORT" benchfmt --json "$f" >"$j" 2>"$j.err"; then
 		result fail "benchfmt: ${f#"$OUT"/} parses as the Go benchmark format" "$(cat "$j.err")"
