@@ -31,19 +31,10 @@ from pathlib import Path
 TOP = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(TOP / "bench-user" / "report"))
 import compare  # noqa: E402
+from tap import done, ok  # noqa: E402
 
 F = TOP / "tests" / "fixtures" / "compare"
 WORK = Path(tempfile.mkdtemp())
-failed = 0
-
-
-def ok(cond, what, *detail):
-    global failed
-    print(("ok - " if cond else "not ok - ") + what)
-    if not cond:
-        failed += 1
-        for d in detail:
-            print(f"# {d}")
 
 
 def cmp(old, new, same_boot=False):
@@ -201,4 +192,4 @@ ok(all(r["verdict"] == "no verdict" for r in rows(v, "^c/")) and v["without_verd
    "compare: a between-boot spread that leaves no room (0.9 points) gives no verdict, and says so")
 
 shutil.rmtree(WORK)
-sys.exit(1 if failed else 0)
+done()

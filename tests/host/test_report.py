@@ -15,17 +15,8 @@ sys.path.insert(0, str(TOP / "bench-user" / "report"))
 import accounting  # noqa: E402
 import benchfmt  # noqa: E402
 import runfmt  # noqa: E402
+from tap import done, ok  # noqa: E402
 
-failed = 0
-
-
-def ok(cond, what, *detail):
-    global failed
-    print(("ok - " if cond else "not ok - ") + what)
-    if not cond:
-        failed += 1
-        for d in detail:
-            print(f"# {d}")
 
 
 def rejects(fn, text):
@@ -125,4 +116,4 @@ try:
 except AssertionError:
     ok(True, "accounting: a violation of no fault class is refused")
 
-sys.exit(1 if failed else 0)
+done()
