@@ -77,16 +77,16 @@ def spread_file(top, kernel):
 
 
 def load_spread(path):
-    """{metric: (spread, scale)} and where it came from.  A row without a
-    scale column (before there were two) is on the relative scale."""
+    """{metric: (spread, scale, what it was measured from)} and the file.
+    A row without a scale column (before there were two) is on the
+    relative scale."""
     if not path.exists():
         return {}, f"no {path.name}: run several boots and `report.py spread`"
-    out, src = {}, ""
+    out = {}
     with open(path, newline="") as f:
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
-            out[r["metric"]] = (float(r["spread"]), r.get("scale") or "relative")
-            src = r.get("source", "")
-    return out, src
+            out[r["metric"]] = (float(r["spread"]), r.get("scale") or "relative", r.get("source", ""))
+    return out, path.name
 
 
 def compare_cost(old, new):
@@ -135,7 +135,7 @@ def compare_bench(old, new, spread, spread_src, same_boot=False):
         mine = [r for r in rows if r["metric"] == metric]
         if not mine:
             continue
-        sp, sp_scale = (0.0, scale) if same_boot else spread.get(metric, (None, scale))
+        sp, sp_scale, sp_src = (0.0, scale, "") if same_boot else spread.get(metric, (None, scale, ""))
         if sp is not None and sp_scale != scale:
             sp = None        # a spread on another scale says nothing here
         no_verdict = sp is not None and sp >= NO_VERDICT_SPREAD[scale]
@@ -144,7 +144,7 @@ def compare_bench(old, new, spread, spread_src, same_boot=False):
         mp = max(stats.min_p(len(r["old"]), len(r["new"])) for r in mine)
         need = math.ceil(mp * len(rows) / ALPHA - 1e-9)
         metrics.append({"metric": metric, "unit": unit, "higher_is_better": higher, "scale": scale,
-                        "spread": sp, "no_verdict": no_verdict,
+                        "spread": sp, "spread_source": sp_src, "no_verdict": no_verdict,
                         "configs_needed": need if 1 < need <= len(rows) else 1, "smallest_p": mp})
         for r in mine:
             r["old_median"], r["new_median"] = statistics.median(r["old"]), statistics.median(r["new"])
@@ -178,9 +178,9 @@ def print_bench(v):
         elif m["spread"] is None:
             where = "between-boot spread unknown: nothing is called"
         elif scale == "relative":
-            where = f"between-boot spread +-{m['spread'] * 100:.1f}%"
+            where = f"between-boot spread +-{m['spread'] * 100:.1f}% ({m['spread_source']})"
         else:
-            where = f"change in points; between-boot spread +-{m['spread']:.3f} points"
+            where = f"change in points; between-boot spread +-{m['spread']:.3f} points ({m['spread_source']})"
         print(f"\n{m['unit']} ({'higher' if m['higher_is_better'] else 'lower'} is better); {where}")
         if m["no_verdict"]:
             print(f"  NO VERDICT: between boots of identical code this figure moves by up to {m['spread']:.3g}"
