@@ -8,7 +8,7 @@ compares the figures with the committed baseline of this kernel, and
 exits 1 if a trace kind's overhead moved by GATE instruction per write
 or more, in either direction; 3 if the baseline was measured under other
 conditions (or there is none).  With write_baseline it writes the
-baseline instead.  One function per job: measurements, figures, files,
+baseline instead.  One function per job: measurements, cost_rows, files,
 targets, gate, report, history.
 
 Under -icount shift=0,sleep=off a guest nanosecond is one executed
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import benchfmt
 import conditions
+import figures
 import history
 import runfmt
 
@@ -113,7 +114,7 @@ def measurements(out):
     return raw
 
 
-def figures(raw):
+def cost_rows(raw):
     """The rows of cost.csv: per kind and size, the total (above 'empty'),
     the overhead (above 'memcpy'), net of the clock, and over relay_raw."""
     sizes = sorted({s for _, s in raw})
@@ -147,11 +148,6 @@ def write_files(d, rows, meta):
                    [(f"BenchmarkCost/kind={r['kind']}/size={r['size']}", r["writes"],
                      [(f"{r['total']:.2f}", "instructions/write"), (f"{r['overhead']:.2f}", "overhead-instructions/write")])
                     for r in rows])
-
-
-def reference_size(rows):
-    sizes = sorted({r["size"] for r in rows})
-    return 64 if 64 in sizes else sizes[len(sizes) // 2]
 
 
 def targets(by, ref):
@@ -288,14 +284,14 @@ def main(d, baseline, write_baseline=False, no_history=False):
     top = Path(__file__).resolve().parents[2]
     host = conditions.read_host(d)
     out = runfmt.parse(d / "guest.out")
-    rows = figures(measurements(out))
+    rows = cost_rows(measurements(out))
     meta = conditions.base_meta(host, out.meta)
     meta.update({"accelerator": "tcg", "clock": "icount shift=0,sleep=off (guest ns = instructions)",
                  "vcpus": 1, "vcpus_per_host_cpu": None, "unit": "instructions per write",
                  "cost_module": cost_module(d, host, top)})
     write_files(d, rows, meta)
     by = {(r["kind"], r["size"]): r for r in rows}
-    ref = reference_size(rows)
+    ref = figures.reference_size(sorted({r["size"] for r in rows}))
     goals = targets(by, ref)
     cond = {"kpkg_version": host.get("kpkg_version", "?"), "qemu": meta["qemu"], "compiler": meta["compiler"],
             "cost_module": meta["cost_module"], "kconfig": meta["kconfig"], "series_hash": meta["series_hash"],
