@@ -67,7 +67,7 @@ while IFS= read -r line; do
 		fail=1
 	fi
 	awk -v ok="$(param res_ok)" -v ns="$(param res_ns)" -v att="$(param res_attempted)" \
-	    -v tag="[$idx/${h_of:-?}] q=${h_q:-?}${ko:+ ko=$ko} mode=${p_mode:-?} flight=${p_flight:-0} writers=${p_writers:-?} rec_size=${p_rec_size:-?}${p_rate:+ rate=$p_rate} rep=${h_rep:-1}" 'BEGIN {
+	    -v tag="[$idx/${h_of:-?}] q=${h_q:-?}${ko:+ ko=$ko} mode=${p_mode:-?} flight=${p_flight:-0} writers=${p_writers:-?} rec_size=${p_rec_size:-?}$([ "${p_rate:-0}" = 0 ] || echo " rate=$p_rate") rep=${h_rep:-1}" 'BEGIN {
 		n = split(ok, a, ","); split(ns, b, ","); split(att, c, ",")
 		for (i = 1; i <= n; i++) { s += a[i]; t += c[i]; if (b[i] > m) m = b[i] }
 		printf "%s ... %.2f M ok/s, %d of %d writes refused\n", tag,
