@@ -35,9 +35,15 @@ ktap() {
 
 # vm_test NAME ARGS...: vm/run --quiet with this variant's timeout, the
 # output and console saved as $OUT/NAME.out and $OUT/NAME.log; sets rc.
+# A step run alone (tests/run --step) may follow a run of another kernel
+# or variant, whose modules tests/module/ and bench-module/ then hold:
+# they are rebuilt for this one (build_modules does nothing otherwise).
 vm_test() {
 	local name=$1
 	shift
+	[ -f "$KOBJ/arch/x86/boot/bzImage" ] || die "no $KNAME kernel in $KOBJ: run tests/run --step build first"
+	build_modules tests/module
+	build_modules bench-module
 	rc=0
 	vm/run --quiet --timeout "$TMO" --output "$OUT/$name.out" --console "$OUT/$name.log" \
 		--meta "$OUT/$name.boot" "$@" >/dev/null 2>"$OUT/$name.err" || rc=$?
