@@ -14,6 +14,7 @@ help:
 	@echo "Targets (KERNEL=6.1, the default, or KERNEL=6.12):"
 	@echo "  make test          build the patched kernel; host checks, KUnit, guest functional,"
 	@echo "                     stress and accounting tests, deterministic cost and its gate"
+	@echo "                     (STEP=NAME runs one step alone: tests/run --help)"
 	@echo "  make bench         write-path cost, lossless rate, overload: global vs per-CPU vs"
 	@echo "                     the ftrace ring buffer, every record verified (BENCH=full for"
 	@echo "                     more) -> results/<timestamp>-<kernel>/"
@@ -59,7 +60,7 @@ test-module: kernel
 	@. vm/env.sh && build_modules tests/module
 
 test:
-	@KVARIANT= tests/run
+	@KVARIANT= tests/run $(foreach s,$(STEP),--step $(s))
 
 test-debug:
 	@KVARIANT=debug tests/run

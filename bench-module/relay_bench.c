@@ -34,7 +34,6 @@
 #include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
-#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/random.h>
@@ -50,7 +49,7 @@
 #define BENCH_BATCH		64	/* writes between clock and stop checks */
 #define BENCH_MAX_BURST		1024	/* writes at once when rate-limited */
 #define BENCH_MAX_MS		4000	/* record timestamps are 32-bit ns */
-#define BENCH_HIST		128	/* latency buckets, see hist_bucket() */
+#define BENCH_HIST		RELAY_BENCH_HIST_BUCKETS
 
 static char *mode = "percpu";
 module_param(mode, charp, 0444);
@@ -155,22 +154,6 @@ static DECLARE_COMPLETION(go);
 static DEFINE_MUTEX(run_lock);
 
 /*
- * Latency buckets: 0-15 ns one each, then four per power of two, so that
- * a bucket spans at most a quarter of its lower bound.
- */
-static unsigned int hist_bucket(u64 ns)
-{
-	unsigned int e;
-
-	if (ns < 16)
-		return ns;
-	e = ilog2(ns);
-	if (e > 31)
-		return BENCH_HIST - 1;
-	return 16 + (e - 4) * 4 + ((ns >> (e - 2)) & 3);
-}
-
-/*
  * The ring buffer's commit: it lost its event argument in 6.3, and the
  * Makefile defines RB_COMMIT_BUFFER_ONLY for the kernels that have that.
  */
@@ -258,7 +241,7 @@ static int bench_writer_fn(void *data)
 			if (!(res->attempted & sample_mask)) {
 				t = trace_clock_local();
 				ret = bench_write(h);
-				res->hist[hist_bucket(trace_clock_local() - t)]++;
+				res->hist[relay_bench_hist_bucket(trace_clock_local() - t)]++;
 			} else {
 				ret = bench_write(h);
 			}

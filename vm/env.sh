@@ -175,16 +175,28 @@ sign_modules() {	# sign_modules KO...
 	done
 }
 
+# Hash of a built kernel's configuration (DIR/.config, comments left
+# out): a change of options changes it.
+kconfig_hash() {	# kconfig_hash OBJ_DIR
+	grep -v '^#' "$1/.config" | grep . | sha256sum | cut -c1-12
+}
+
+# Hash of the sources of a module of bench-module/ (its one definition:
+# bench-user/report/conditions.py module_hash).
+module_hash() {		# module_hash DIR NAME
+	python3 "$TOP/bench-user/report/report.py" module-hash "$1" "$2"
+}
+
 # The conditions of a run on this host, as key=value lines on stdout.  The
-# accelerator and the guest's facts come from the boot itself (vm/run
-# --meta), not from here.
+# accelerator, the QEMU run, the kernel's release and configuration and
+# the guest's facts come from the boot itself (vm/run --meta), not from
+# here: each fact has one writer.
 host_info() {
 	echo "kernel=$KERNEL"
 	echo "kvariant=${KVARIANT:-test}"
 	echo "kpkg=$KPKG"
 	echo "kpkg_version=$(kpkg_version)"
 	echo "series_hash=$(series_hash)"
-	echo "qemu=$(qemu-system-x86_64 --version | head -1)"
 	echo "compiler=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$KOBJ/.config" 2>/dev/null || gcc --version | head -1)"
 	echo "host_cpu=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 	echo "host_cpus=$(nproc)"

@@ -30,6 +30,27 @@ struct relay_bench_rec {
 _Static_assert(sizeof(struct relay_bench_rec) == RELAY_BENCH_HDR_SIZE,
 	       "struct relay_bench_rec is the 16-byte record header");
 
+/*
+ * Per-write latency: one write in 2^sample_shift is timed alone into a
+ * histogram of RELAY_BENCH_HIST_BUCKETS buckets: 0-15 ns one each, then
+ * four per power of two, so that a bucket spans at most a quarter of its
+ * lower bound; 2^32 ns and more go to the last.  The report's inverse
+ * (bench-user/report/latency.py) is checked against this by make test.
+ */
+#define RELAY_BENCH_HIST_BUCKETS	128
+
+static inline __u32 relay_bench_hist_bucket(__u64 ns)
+{
+	unsigned int e;
+
+	if (ns < 16)
+		return ns;
+	e = 63 - __builtin_clzll(ns);
+	if (e > 31)
+		return RELAY_BENCH_HIST_BUCKETS - 1;
+	return 16 + (e - 4) * 4 + ((ns >> (e - 2)) & 3);
+}
+
 #define RELAY_BENCH_TAG(run, cpu)	(((__u32)(run) << 8) | ((cpu) & 0xffU))
 #define RELAY_BENCH_TAG_RUN(tag)	((tag) >> 8)
 #define RELAY_BENCH_TAG_CPU(tag)	((tag) & 0xffU)
@@ -139,10 +160,21 @@ static inline void relay_bench_check(struct relay_bench_fstats *fs, __u32 run,
 }
 
 /*
- * The line a reader prints for each writer it saw records of, and its
- * arguments: the same from relay-drain and from relay_bench.ko's own
- * check of the ftrace ring buffer, read by one parser.
+ * The lines a reader prints, D lines once the guest tags them (format:
+ * bench-user/report/runfmt.py, which reads each line's keys from the
+ * format strings below): for each stream it read, a "file" line naming
+ * it (a relay file; none for a ring buffer), a "stream" line, and a
+ * "writer" line for each writer it saw records of; once, a "drain" line
+ * with the reader's totals and its own CPU time.  The same from
+ * relay-drain, from whatever replaces it, and (stream and writer) from
+ * relay_bench.ko's own check of the ftrace ring buffer.
  */
+#define RELAY_BENCH_FILE_FMT	"file n=%u path=%s\n"
+
+#define RELAY_BENCH_DRAIN_FMT \
+	"drain files=%u bytes=%llu records=%llu bad=%llu elapsed_ns=%llu " \
+	"utime_us=%llu stime_us=%llu cpu=%d\n"
+
 #define RELAY_BENCH_WRITER_FMT \
 	"writer cpu=%u stream=%u records=%llu seq_gaps=%llu ok_gaps=%llu " \
 	"ok_dups=%llu backwards=%llu ts_back=%llu first_seq=%u last_seq=%u " \

@@ -51,15 +51,18 @@ bench_run() {
 
 # emit_run IDX DESCRIPTION...: print the R line of the run just done -- its
 # description (KEY=VALUE words: the harness's keys and the module's
-# parameters), then the module's results -- and a D line for each line
-# the drainer printed, and for the module's own check of a ring buffer.
+# parameters), then the module's results: per writer, its attempts,
+# successes and refused writes (refused for any reason); the trace's
+# dropped and refused counters (trace_dropped, trace_refused) -- and a D
+# line for each line the drainer printed, and for the module's own check
+# of a ring buffer.
 emit_run() {
 	idx=$1
 	shift
 	echo "R idx=$idx $* attempted=$(param res_attempted) ok=$(param res_ok)" \
-		"failed=$(param res_failed) ns=$(param res_ns)" \
-		"last_ts=$(param res_last_ts) dropped=$(param res_dropped)" \
-		"refused=$(param res_refused) hist=$(param res_hist)"
+		"refused=$(param res_failed) ns=$(param res_ns)" \
+		"last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
+		"trace_refused=$(param res_refused) hist=$(param res_hist)"
 	[ -s /tmp/drain.txt ] && sed "s/^/D idx=$idx /" /tmp/drain.txt
 	param res_check | grep . | sed "s/^/D idx=$idx /"
 	rm -f /tmp/drain.txt

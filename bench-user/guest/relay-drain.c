@@ -24,7 +24,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -173,7 +172,7 @@ static void report(struct reader *rs, int n, uint64_t elapsed, int cpu)
 	for (unsigned int i = 0; i < (unsigned int)n; i++) {
 		struct relay_bench_fstats *fs = &rs[i].stats;
 
-		printf("file n=%u path=%s\n", i, rs[i].path);
+		printf(RELAY_BENCH_FILE_FMT, i, rs[i].path);
 		printf(RELAY_BENCH_STREAM_FMT, RELAY_BENCH_STREAM_ARGS(i, fs));
 		for (unsigned int w = 0; w < RELAY_BENCH_MAX_WRITERS; w++)
 			if (fs->w[w].records)
@@ -184,11 +183,12 @@ static void report(struct reader *rs, int n, uint64_t elapsed, int cpu)
 		bad += fs->stale + fs->torn + fs->bad + (fs->partial != 0);
 	}
 	getrusage(RUSAGE_SELF, &ru);
-	printf("drain files=%d bytes=%" PRIu64 " records=%" PRIu64
-	       " bad=%" PRIu64 " elapsed_ns=%" PRIu64 " utime_us=%ld"
-	       " stime_us=%ld cpu=%d\n", n, bytes, records, bad, elapsed,
-	       ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec,
-	       ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec, cpu);
+	printf(RELAY_BENCH_DRAIN_FMT, (unsigned int)n,
+	       (unsigned long long)bytes, (unsigned long long)records,
+	       (unsigned long long)bad, (unsigned long long)elapsed,
+	       (unsigned long long)(ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec),
+	       (unsigned long long)(ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec),
+	       cpu);
 }
 
 /* Run the calling thread, and the threads it creates, on @cpu. */

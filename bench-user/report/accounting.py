@@ -33,25 +33,86 @@ measured.
 """
 from dataclasses import dataclass, field
 
+import runfmt
+
+CLASSES = ("hole", "phantom", "lost+phantom", "reorder", "payload", "truncated", "stale",
+           "foreign", "refusals", "newest", "module")
+
+
+@dataclass
+class Violation:
+    cls: str                        # its fault class, one of CLASSES
+    what: str                       # what was found, in words
+    writer: int = None              # the writer it concerns, if one
+    count: int = None               # how many records, writes or bytes
+
+    def __str__(self):
+        return f"{self.cls}: {self.what}"
+
 
 @dataclass
 class Verdict:
     verdict: str                    # "ok", "FAIL", "figures" or "n/a"
     records: int = 0                # records checked by content
-    violations: list = field(default_factory=list)
+    violations: list = field(default_factory=list)     # of Violation
     figures: dict = field(default_factory=dict)
 
     @property
     def failed(self):
         return self.verdict == "FAIL"
 
+    def add(self, cls, what, writer=None, count=None):
+        assert cls in CLASSES, cls
+        self.violations.append(Violation(cls, what, writer, count))
+
+    def data(self):
+        """The verdict as data (verdict.json, report.py check --json)."""
+        return {"verdict": self.verdict, "records": self.records,
+                "violations": [{"class": v.cls, "writer": v.writer, "count": v.count, "text": str(v)}
+                               for v in self.violations],
+                "figures": self.figures}
+
+
+def folder_verdict(out, verdicts, planned=None):
+    """The verdict on a guest's output (runfmt.Output) and the verdicts of
+    its runs, as data: what verdict.json holds, report.py check --json
+    prints, and the tests read.  Warm-up runs (q=w) are checked and
+    listed but not counted.  planned: runs.txt's runs, if there is one;
+    runs missing from the output, and R lines that differ from their run
+    line, are errors then."""
+    by_run, counted = [], []
+    for idx in sorted(out.runs):
+        run, v = out.runs[idx], verdicts[idx]
+        by_run.append({"idx": idx, "config": runfmt.config_key(run), "q": run["q"],
+                       "flight": int(runfmt.flight(run)), "drain": run.get("drain", "-"), **v.data()})
+        if run["q"] != "w":
+            counted.append(by_run[-1])
+    strict = [r for r in counted if r["verdict"] in ("ok", "FAIL")]
+    errors = out.errors + out.bad + [f"run {r.idx}: {e}" for r in out.runs.values() for e in r.errors]
+    if planned is not None:
+        errors += runfmt.check_planned(out, planned)
+    missing = len(planned) - len(out.runs) if planned is not None else 0
+    failed = sum(r["verdict"] == "FAIL" for r in counted)
+    return {
+        "format": runfmt.FORMAT,
+        "verdict": "ok" if counted and not failed and not errors and not missing else "FAIL",
+        "runs": {"planned": len(planned) if planned is not None else None, "completed": len(out.runs),
+                 "counted": len(counted), "missing": missing},
+        "runs_checked": len(strict),
+        "records_checked": sum(r["records"] for r in strict),
+        "failed_runs": {"all": failed,
+                        "nonflight": sum(r["verdict"] == "FAIL" for r in strict if not r["flight"]),
+                        "flight_after_stop": sum(r["verdict"] == "FAIL" for r in strict if r["flight"])},
+        "runs_figures_only": sum(r["verdict"] == "figures" for r in counted),
+        "violations_by_class": {c: sum(x["class"] == c for r in counted for x in r["violations"])
+                                for c in CLASSES},
+        "errors": errors,
+        "by_run": by_run,
+    }
+
 
 def _n(d, k):
     return int(d.get(k, 0))
-
-
-def _flight(run):
-    return run.get("flight", "0") in ("1", "Y", "y")
 
 
 def _writers(run):
@@ -73,61 +134,67 @@ def _stream_faults(run, v, live_figures):
     for st in run.lines("stream"):
         n = st.get("n", "?")
         if _n(st, "stale"):
-            v.violations.append(f"stale: stream {n}: {st['stale']} records of another run")
+            v.add("stale", f"stream {n}: {st['stale']} records of another run", count=_n(st, "stale"))
         if _n(st, "bad"):
-            v.violations.append(f"foreign: stream {n}: {st['bad']} records of no writer of this run")
+            v.add("foreign", f"stream {n}: {st['bad']} records of no writer of this run", count=_n(st, "bad"))
         if _n(st, "partial"):
-            v.violations.append(f"truncated: stream {n}: {st['partial']} bytes that are not a whole record")
+            v.add("truncated", f"stream {n}: {st['partial']} bytes that are not a whole record",
+                  count=_n(st, "partial"))
         if _n(st, "torn") and not live_figures:
-            v.violations.append(f"payload: stream {n}: {st['torn']} records whose payload does not match their header")
+            v.add("payload", f"stream {n}: {st['torn']} records whose payload does not match their header",
+                  count=_n(st, "torn"))
 
 
 def _writer_stream(w, s, v, what):
     """The writer's records: in one stream, in order, none missing between.
     Returns that stream, or None if they are spread over several."""
     if len(s["streams"]) != 1:
-        v.violations.append(f"module: writer {w}: records in {len(s['streams'])} streams")
+        v.add("module", f"writer {w}: records in {len(s['streams'])} streams", writer=w)
         return None
     if s["ok_gaps"] and s["ok_dups"]:
-        v.violations.append(f"lost+phantom: writer {w}: {s['ok_gaps']} stored records missing and "
-                            f"{s['ok_dups']} records stored although counted as refused{what}")
+        v.add("lost+phantom", f"writer {w}: {s['ok_gaps']} stored records missing and "
+              f"{s['ok_dups']} records stored although counted as refused{what}", writer=w, count=s["ok_gaps"])
     elif s["ok_gaps"]:
-        v.violations.append(f"hole: writer {w}: {s['ok_gaps']} successful writes missing between records{what}")
+        v.add("hole", f"writer {w}: {s['ok_gaps']} successful writes missing between records{what}",
+              writer=w, count=s["ok_gaps"])
     elif s["ok_dups"]:
-        v.violations.append(f"phantom: writer {w}: {s['ok_dups']} records stored although counted as refused{what}")
+        v.add("phantom", f"writer {w}: {s['ok_dups']} records stored although counted as refused{what}",
+              writer=w, count=s["ok_dups"])
     if s["backwards"]:
-        v.violations.append(f"reorder: writer {w}: {s['backwards']} records older than the one before{what}")
+        v.add("reorder", f"writer {w}: {s['backwards']} records older than the one before{what}",
+              writer=w, count=s["backwards"])
     if s["ts_back"]:
-        v.violations.append(f"reorder: writer {w}: {s['ts_back']} timestamps earlier than the one before{what}")
+        v.add("reorder", f"writer {w}: {s['ts_back']} timestamps earlier than the one before{what}",
+              writer=w, count=s["ts_back"])
     return s["streams"][0]
 
 
 def check(run):
     """The verdict on one run (a runfmt.Run)."""
-    att, ok, failed = run.per_writer("attempted"), run.per_writer("ok"), run.per_writer("failed")
-    mode, drain, flight = run["mode"], run.get("drain", "after"), _flight(run)
+    att, ok, refused = run.per_writer("attempted"), run.per_writer("ok"), run.per_writer("refused")
+    mode, drain, flight = run["mode"], run.get("drain", "after"), runfmt.flight(run)
     v = Verdict("ok")
     for e in run.errors:
-        v.violations.append(f"module: {e}")
+        v.add("module", e)
     nw = int(run.get("writers", len(att)))
-    if not (len(att) == len(ok) == len(failed) == nw):
-        v.violations.append(f"module: {nw} writers but {len(att)}/{len(ok)}/{len(failed)} results")
+    if not (len(att) == len(ok) == len(refused) == nw):
+        v.add("module", f"{nw} writers but {len(att)}/{len(ok)}/{len(refused)} results")
         v.verdict = "FAIL"
         return v
     for w in range(nw):
-        if att[w] != ok[w] + failed[w]:
-            v.violations.append(f"module: writer {w}: attempted {att[w]} != ok {ok[w]} + refused {failed[w]}")
+        if att[w] != ok[w] + refused[w]:
+            v.add("module", f"writer {w}: attempted {att[w]} != ok {ok[w]} + refused {refused[w]}", writer=w)
 
     if mode == "none":
-        if sum(failed):
-            v.violations.append(f"module: {sum(failed)} refusals without a write")
+        if sum(refused):
+            v.add("module", f"{sum(refused)} refusals without a write", count=sum(refused))
         v.verdict = "FAIL" if v.violations else "n/a"
         return v
 
     live_flight = flight and drain == "live"
-    has_reader = run.lines("drain") or (mode == "ftrace" and run.lines("stream"))
+    has_reader = run.reader or (mode == "ftrace" and run.lines("stream"))
     if not has_reader:
-        v.violations.append("module: no reader's summary (relay-drain did not report)")
+        v.add("module", "no reader's summary (relay-drain did not report)")
     seen = _writers(run)
     v.records = sum(_n(st, "records") for st in run.lines("stream"))
     _stream_faults(run, v, live_flight)
@@ -148,39 +215,42 @@ def check(run):
             s = seen.get(w)
             got = s["records"] if s else 0
             if got < ok[w]:
-                v.violations.append(f"hole: writer {w}: {ok[w] - got} of its {ok[w]} successful writes not read")
+                v.add("hole", f"writer {w}: {ok[w] - got} of its {ok[w]} successful writes not read",
+                      writer=w, count=ok[w] - got)
             elif got > ok[w]:
-                v.violations.append(f"phantom: writer {w}: {got - ok[w]} more records read than its {ok[w]} successful writes")
+                v.add("phantom", f"writer {w}: {got - ok[w]} more records read than its {ok[w]} successful writes",
+                      writer=w, count=got - ok[w])
             if not s:
                 continue
             st = _writer_stream(w, s, v, "")
             if st is None:
                 continue
             if ok[w] and (_n(st, "first_ok") != 0 or _n(st, "last_ok") != ok[w] - 1):
-                v.violations.append(f"hole: writer {w}: success counts {st['first_ok']}..{st['last_ok']}, "
-                                    f"want 0..{ok[w] - 1}")
+                v.add("hole", f"writer {w}: success counts {st['first_ok']}..{st['last_ok']}, "
+                      f"want 0..{ok[w] - 1}", writer=w)
             tail = att[w] - 1 - _n(st, "last_seq")
-            refused = _n(st, "first_seq") + s["seq_gaps"] + tail
-            if refused != failed[w]:
-                v.violations.append(f"refusals: writer {w}: {failed[w]} refused, but the sequence numbers "
-                                    f"skip {refused}")
-        counted = _n(run.fields, "dropped") + _n(run.fields, "refused")
-        if mode != "ftrace" and sum(failed) != counted:
-            v.violations.append(f"refusals: writers were refused {sum(failed)} times, the trace counted "
-                                f"{run.get('dropped')} dropped + {run.get('refused')} refused")
+            skipped = _n(st, "first_seq") + s["seq_gaps"] + tail
+            if skipped != refused[w]:
+                v.add("refusals", f"writer {w}: {refused[w]} refused, but the sequence numbers "
+                      f"skip {skipped}", writer=w, count=skipped - refused[w])
+        counted = _n(run.fields, "trace_dropped") + _n(run.fields, "trace_refused")
+        if mode != "ftrace" and sum(refused) != counted:
+            v.add("refusals", f"writers were refused {sum(refused)} times, the trace counted "
+                  f"{run.get('trace_dropped')} dropped + {run.get('trace_refused')} refused",
+                  count=counted - sum(refused))
     else:
-        _check_flight_dump(run, v, seen, ok, att, failed, nw)
+        _check_flight_dump(run, v, seen, ok, att, refused, nw)
 
     v.verdict = "FAIL" if v.violations else "ok"
     return v
 
 
-def _check_flight_dump(run, v, seen, ok, att, failed, nw):
+def _check_flight_dump(run, v, seen, ok, att, refused, nw):
     """A flight trace read after stop: each writer's newest records."""
     mode = run["mode"]
     size = int(run["rec_size"])
-    if sum(failed):
-        v.violations.append(f"refusals: {sum(failed)} writes refused by a flight trace")
+    if sum(refused):
+        v.add("refusals", f"{sum(refused)} writes refused by a flight trace", count=sum(refused))
     present = {w: s for w, s in seen.items() if s["records"]}
     for w in range(nw):
         s = present.get(w)
@@ -190,17 +260,17 @@ def _check_flight_dump(run, v, seen, ok, att, failed, nw):
             # Timestamps cannot tell: writers on other CPUs stamp their
             # records before they wait for the lock.
             if ok[w] and mode != "global":
-                v.violations.append(f"newest: writer {w}: none of its {ok[w]} records in the dump")
+                v.add("newest", f"writer {w}: none of its {ok[w]} records in the dump", writer=w)
             continue
         st = _writer_stream(w, s, v, " in the flight dump")
         if st is None:
             continue
         if _n(st, "last_ok") != ok[w] - 1:
-            v.violations.append(f"newest: writer {w}: the dump ends at its write {st['last_ok']}, "
-                                f"not at its last, {ok[w] - 1}")
+            v.add("newest", f"writer {w}: the dump ends at its write {st['last_ok']}, "
+                  f"not at its last, {ok[w] - 1}", writer=w)
         if _n(st, "last_seq") != att[w] - 1:
-            v.violations.append(f"newest: writer {w}: the dump ends at attempt {st['last_seq']}, "
-                                f"not at its last, {att[w] - 1}")
+            v.add("newest", f"writer {w}: the dump ends at attempt {st['last_seq']}, "
+                  f"not at its last, {att[w] - 1}", writer=w)
     if mode == "ftrace":
         return      # the ring buffer's capacity in records is not fixed
     # A flight buffer keeps n_subbufs - 1 sub-buffers: the last one,
@@ -215,10 +285,11 @@ def _check_flight_dump(run, v, seen, ok, att, failed, nw):
         total = sum(s["records"] for s in present.values())
         want = kept(sum(ok))
         if total != want:
-            v.violations.append(f"newest: the global dump holds {total} records, the buffer keeps {want}")
+            v.add("newest", f"the global dump holds {total} records, the buffer keeps {want}",
+                  count=want - total)
     else:
         for w, s in present.items():
             want = kept(ok[w])
             if s["records"] != want:
-                v.violations.append(f"newest: writer {w}: the dump holds {s['records']} records, "
-                                    f"its buffer keeps {want}")
+                v.add("newest", f"writer {w}: the dump holds {s['records']} records, "
+                      f"its buffer keeps {want}", writer=w, count=want - s["records"])

@@ -8,12 +8,15 @@ bench-cost:
 unit says what the value counts: "instructions" (make bench-cost, under
 -icount: deterministic) or "emulated ns" (make bench, TCG guest time:
 noisy).  The trend plots never put two units on one axis: there is one
-.dat file and one plot per unit, and their series are the (kernel,
-source, config, metric) found in the history that match TREND.
+self-describing .dat file and one plot per unit, and their series are
+the (kernel, source, config, metric) found in the history that match
+TREND.
 """
 import csv
 import fnmatch
 from pathlib import Path
+
+import plotdata
 
 FIELDS = ["date", "series_hash", "kernel", "source", "config", "metric", "value", "unit"]
 
@@ -49,14 +52,13 @@ def _slug(unit):
 
 
 def write_trend(results_root):
-    """trend-<unit>.dat (a header of column names, one row per run) and
-    trend-<unit>.series (the series' column names), for plots/trend.gp."""
+    """trend-<unit>.dat, one per unit, for plots/trend.gp: "# key: value"
+    lines (title, unit, series: the series' column names), a header of
+    column names, one row per run."""
     root = Path(results_root)
     with open(root / "history.csv", newline="") as f:
         hist = list(csv.DictReader(f))
-    units = sorted({r["unit"] for r in hist})
-    (root / "trend.units").write_text(" ".join(_slug(u) for u in units) + "\n")
-    for unit in units:
+    for unit in sorted({r["unit"] for r in hist}):
         runs, series = {}, []
         for r in hist:
             if r["unit"] != unit:
@@ -69,8 +71,9 @@ def write_trend(results_root):
                 series.append(name)
             label = f"{r['date'][5:16]}_{r['kernel']}_{r['series_hash'][:7]}"
             runs.setdefault((r["date"], label), {})[name] = r["value"] or "NaN"
-        with open(root / f"trend-{_slug(unit)}.dat", "w") as f:
-            f.write(" ".join(["run", "label"] + series) + "\n")
-            for i, ((_, label), vals) in enumerate(sorted(runs.items())):
-                f.write(" ".join([str(i), label] + [vals.get(s, "NaN") for s in series]) + "\n")
-        (root / f"trend-{_slug(unit)}.series").write_text(" ".join(series) + "\n")
+        plotdata.write(root / f"trend-{_slug(unit)}.dat", [
+            ("title", f"relay_trace write path across runs (results/history.csv), unit: {unit}"),
+            ("unit", unit), ("series", " ".join(series))],
+            ["run", "label"] + series,
+            [[str(i), label] + [vals.get(s, "NaN") for s in series]
+             for i, ((_, label), vals) in enumerate(sorted(runs.items()))])

@@ -68,9 +68,11 @@ def runs(conf):
                         rec_size=size, n_subbufs=_one(conf, "b.n_subbufs"),
                         duration_ms=dur, rate=max(1, int(total) // int(w)))
     if "c.modes" in conf:
-        reps, dur = int(_one(conf, "c.reps")), _one(conf, "c.duration_ms")
+        dur = _one(conf, "c.duration_ms")
         for mode in conf["c.modes"]:
             for fl in conf.get("c.flight", ["0"]):
+                # Flight runs give figures only: c.flight_reps of them.
+                reps = int(_one(conf, "c.flight_reps" if fl == "1" and "c.flight_reps" in conf else "c.reps"))
                 for w in writers:
                     for s in conf.get("c.size", sizes):
                         for r in range(1, reps + 1):

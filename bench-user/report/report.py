@@ -4,28 +4,48 @@ entry point, run on the host.
 
   report.py plan MATRIX --seed N [--ab]        print runs.txt for a matrix
                                                (--ab: two builds, interleaved)
-  report.py check GUEST_OUT                    the accounting verdict of
+  report.py check GUEST_OUT [--json]           the accounting verdict of
                                                every run; exit 1 on a FAIL
   report.py summarize DIR [--no-history]       a make bench result folder
   report.py cost DIR --baseline CSV [--write-baseline] [--no-history]
                                                a make bench-cost folder
-  report.py compare OLD NEW [--same-boot]      two result folders
+  report.py compare OLD NEW [--same-boot] [--json]
+                                               two result folders
   report.py split-ab DIR                       an A/B folder into DIR/a, DIR/b
   report.py spread OUT_CSV DIR DIR...          the between-boot spread of
                                                make bench folders of
                                                identical code
+  report.py same-cost DIR DIR                  two make bench-cost folders
+                                               give the same figures (to
+                                               0.02 instruction); --json
+  report.py patch1 DIR                         make test-patch1's figures of
+                                               one kernel's folder, as JSON
+  report.py benchfmt FILE [--json]             FILE parses as the Go benchmark
+                                               format (benchfmt.py)
+  report.py field JSON KEY[.KEY...]            one field of a JSON file (a
+                                               verdict, a comparison): what
+                                               the tests read
+  report.py module-hash DIR NAME               the hash of a module's sources
+  report.py hist-bounds                        the latency buckets' bounds
 
-The formats it reads are defined in runfmt.py.
+The formats it reads are defined in runfmt.py; every verdict it prints is
+printed from data that --json (or the folder's verdict.json) gives as it is.
 """
 import argparse
+import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import accounting  # noqa: E402
+import conditions  # noqa: E402
 import plan as planlib  # noqa: E402
 import runfmt  # noqa: E402
+
+
+def print_json(data):
+    print(json.dumps(data, indent=1))
 
 
 def cmd_plan(a):
@@ -35,16 +55,18 @@ def cmd_plan(a):
 
 def cmd_check(a):
     out = runfmt.parse(a.guest_out)
-    bad = 0
-    for idx in sorted(out.runs):
-        run = out.runs[idx]
-        v = accounting.check(run)
-        bad += v.failed
-        print(f"run {idx} {runfmt.config_key(run)}: {v.verdict}, {v.records} records checked"
-              + "".join(f"\n  {x}" for x in v.violations))
-    for e in out.errors + out.bad:
-        print(f"ERROR {e}")
-    return 1 if bad or out.errors or out.bad or not out.runs else 0
+    v = accounting.folder_verdict(out, {idx: accounting.check(run) for idx, run in out.runs.items()})
+    if a.json:
+        print_json(v)
+    else:
+        for r in v["by_run"]:
+            print(f"run {r['idx']} {r['config']}: {r['verdict']}, {r['records']} records checked"
+                  + "".join(f"\n  {x['text']}" for x in r["violations"]))
+        for e in v["errors"]:
+            print(f"ERROR {e}")
+        print(f"{v['verdict']}: {v['runs']['counted']} runs, {v['failed_runs']['all']} failed, "
+              f"{v['records_checked']} records checked")
+    return 0 if v["verdict"] == "ok" else 1
 
 
 def cmd_summarize(a):
@@ -60,7 +82,7 @@ def cmd_cost(a):
 
 def cmd_compare(a):
     import compare
-    return compare.main(Path(a.old), Path(a.new), same_boot=a.same_boot)
+    return compare.main(Path(a.old), Path(a.new), same_boot=a.same_boot, as_json=a.json)
 
 
 def cmd_split_ab(a):
@@ -88,40 +110,113 @@ def cmd_spread(a):
     return compare.spread_main(a.dirs, a.out)
 
 
+def cmd_same_cost(a):
+    import cost
+    v = cost.same(Path(a.one), Path(a.two))
+    if a.json:
+        print_json(v)
+    else:
+        print(f"{v['pairs']} kind/size pairs, the largest difference {v['largest']:.2f} instruction per write"
+              + (f" ({v['where']})" if v["where"] else "") + ("" if v["same"] else f"; {v['why']}"))
+    return 0 if v["same"] else 1
+
+
+def cmd_patch1(a):
+    """The figures make test-patch1 prints and checks, from the verdict
+    data of one kernel's make bench folder."""
+    v = json.loads((Path(a.dir) / "verdict.json").read_text())
+    runs = [r for r in v["by_run"] if r["q"] == "c"]
+    nonflight = [r for r in runs if not r["flight"]]
+    lost = [r for r in nonflight if any(x["class"] == "hole" for x in r["violations"])]
+    live = [r for r in runs if r["flight"]]
+    print_json({
+        "nonflight_runs": len(nonflight), "runs_that_lost": len(lost),
+        # Per writer, its largest hole: all it lost (the holes between its
+        # records are part of it).
+        "records_lost": sum(max(x["count"] or 0 for x in r["violations"] if x["class"] == "hole" and x["writer"] == w)
+                            for r in lost for w in {x["writer"] for x in r["violations"] if x["class"] == "hole"}),
+        "other_failures": sum(r["verdict"] == "FAIL" and r not in lost for r in nonflight),
+        "live_flight_runs": len(live),
+        "live_records": sum(r["figures"].get("records", 0) for r in live),
+        "live_backwards": sum(r["figures"].get("backwards", 0) for r in live),
+        "live_torn": sum(r["figures"].get("torn", 0) for r in live),
+        "verdict": v["verdict"],
+    })
+    return 0
+
+
+def cmd_benchfmt(a):
+    import benchfmt
+    parsed = benchfmt.parse(Path(a.file).read_text())
+    keys = sorted({k for name, *_ in parsed["results"] for k in benchfmt.name_parts(name)[1]})
+    data = {"results": len(parsed["results"]), "config": parsed["config"], "units": parsed["units"],
+            "name_keys": keys}
+    if a.json:
+        print_json(data)
+    else:
+        print(f"{a.file}: {data['results']} results, name keys {' '.join(keys)}, units "
+              + ", ".join(f"{u} ({' '.join(f'{k}={v}' for k, v in p.items())})" for u, p in data["units"].items()))
+    return 0
+
+
+def cmd_field(a):
+    """Print a field of a JSON file: a string or number as it is, a list
+    one item a line, anything else as JSON."""
+    data = json.loads(Path(a.file).read_text())
+    for k in a.key.split("."):
+        if isinstance(data, list):
+            data = data[int(k)]
+        elif isinstance(data, dict) and k in data:
+            data = data[k]
+        else:
+            raise ValueError(f"{a.file}: no field {a.key}")
+    if isinstance(data, list):
+        print("\n".join(x if isinstance(x, str) else json.dumps(x) for x in data))
+    else:
+        print(data if isinstance(data, (str, int, float)) else json.dumps(data))
+    return 0
+
+
+def cmd_module_hash(a):
+    print(conditions.module_hash(a.dir, a.name))
+    return 0
+
+
+def cmd_hist_bounds(a):
+    import latency
+    for b in range(latency.BUCKETS):
+        print(b, *latency.bucket_bounds(b))
+    return 0
+
+
 def main():
     p = argparse.ArgumentParser(prog="report.py", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
-    s = sub.add_parser("plan")
-    s.add_argument("matrix")
-    s.add_argument("--seed", type=int, required=True)
-    s.add_argument("--ab", action="store_true")
-    s.set_defaults(fn=cmd_plan)
-    s = sub.add_parser("check")
-    s.add_argument("guest_out")
-    s.set_defaults(fn=cmd_check)
-    s = sub.add_parser("summarize")
-    s.add_argument("dir")
-    s.add_argument("--no-history", action="store_true")
-    s.set_defaults(fn=cmd_summarize)
-    s = sub.add_parser("cost")
-    s.add_argument("dir")
-    s.add_argument("--baseline", required=True)
-    s.add_argument("--write-baseline", action="store_true")
-    s.add_argument("--no-history", action="store_true")
-    s.set_defaults(fn=cmd_cost)
-    s = sub.add_parser("compare")
-    s.add_argument("old")
-    s.add_argument("new")
-    s.add_argument("--same-boot", action="store_true")
-    s.set_defaults(fn=cmd_compare)
-    s = sub.add_parser("split-ab")
-    s.add_argument("dir")
-    s.set_defaults(fn=cmd_split_ab)
-    s = sub.add_parser("spread")
-    s.add_argument("out")
-    s.add_argument("dirs", nargs="+")
-    s.set_defaults(fn=cmd_spread)
+
+    def command(name, fn, *args, **flags):
+        s = sub.add_parser(name)
+        for x in args:
+            s.add_argument(x)
+        for f, kw in flags.items():
+            s.add_argument("--" + f.replace("_", "-"), **kw)
+        s.set_defaults(fn=fn)
+        return s
+
+    flag = {"action": "store_true"}
+    command("plan", cmd_plan, "matrix", seed={"type": int, "required": True}, ab=flag)
+    command("check", cmd_check, "guest_out", json=flag)
+    command("summarize", cmd_summarize, "dir", no_history=flag)
+    command("cost", cmd_cost, "dir", baseline={"required": True}, write_baseline=flag, no_history=flag)
+    command("compare", cmd_compare, "old", "new", same_boot=flag, json=flag)
+    command("split-ab", cmd_split_ab, "dir")
+    command("spread", cmd_spread, "out").add_argument("dirs", nargs="+")
+    command("same-cost", cmd_same_cost, "one", "two", json=flag)
+    command("patch1", cmd_patch1, "dir")
+    command("benchfmt", cmd_benchfmt, "file", json=flag)
+    command("field", cmd_field, "file", "key")
+    command("module-hash", cmd_module_hash, "dir", "name")
+    command("hist-bounds", cmd_hist_bounds)
     a = p.parse_args()
     try:
         return a.fn(a)

@@ -295,9 +295,27 @@ def _pct(x: float) -> str:
     return f"{x * 100:.3g}%"
 
 
+def change(a: Sequence[float], b: Sequence[float], conf: float = 0.95,
+           scale: str = "relative") -> ShiftEstimate:
+    """The change from a to b on a scale: "relative" (``relative_change``:
+    fractions, for times and rates, values > 0) or "points"
+    (``hodges_lehmann`` on the values themselves: for fractions, such as
+    a drop fraction, whose change is read in points and may start at 0)."""
+    if scale == "relative":
+        return relative_change(a, b, conf)
+    if scale == "points":
+        return hodges_lehmann(a, b, conf)
+    raise ValueError(f"scale {scale!r}: relative or points")
+
+
+def fmt_change(x: float, scale: str = "relative") -> str:
+    """A change or a spread on its scale: +12.3% or +0.045 (points)."""
+    return f"{x:+.1%}" if scale == "relative" else f"{x:+.3f}"
+
+
 def verdict(a: Sequence[float], b: Sequence[float], adj_p: float,
             boot_spread: float, alpha: float = 0.05,
-            higher_is_better: bool = True) -> tuple[str, str]:
+            higher_is_better: bool = True, scale: str = "relative") -> tuple[str, str]:
     """Classifies the change from old runs ``a`` to new runs ``b``.
 
     Returns (label, reason), label one of "better", "WORSE", "~ noise".
@@ -307,10 +325,11 @@ def verdict(a: Sequence[float], b: Sequence[float], adj_p: float,
        p-value rejects "no change".  This only rules out within-boot
        run-to-run noise, because runs of one boot are not independent of
        that boot.
-    2. The whole (1 - alpha) confidence interval of the relative change
-       (``relative_change``) lies outside [-boot_spread, +boot_spread],
-       the spread between boots of identical code (``boot_spread``): the
-       change must exceed what a reboot alone can produce.
+    2. The whole (1 - alpha) confidence interval of the change on its
+       scale (``change``: relative, or in points) lies outside
+       [-boot_spread, +boot_spread], the spread between boots of identical
+       code (``boot_spread``, on the same scale): the change must exceed
+       what a reboot alone can produce.
 
     Otherwise the reason names the failed condition: too few runs to ever
     reach p < alpha, the adjusted p-value (q), or the CI inside the between-boot spread.
@@ -320,17 +339,18 @@ def verdict(a: Sequence[float], b: Sequence[float], adj_p: float,
         return "~ noise", f"n={n1}+{n2} cannot reach p<{alpha:g}"
     if not adj_p < alpha:
         return "~ noise", f"q={adj_p:.2g}"
-    rc = relative_change(a, b, 1 - alpha)
-    ci = f"CI {rc.lo:+.1%}..{rc.hi:+.1%}"
+    rc = change(a, b, 1 - alpha, scale)
+    ci = f"CI {fmt_change(rc.lo, scale)}..{fmt_change(rc.hi, scale)}"
+    spread = _pct(boot_spread) if scale == "relative" else f"{boot_spread:.3g} points"
     if -boot_spread <= rc.hi and rc.lo <= boot_spread:
-        return "~ noise", (f"inside the +-{_pct(boot_spread)} between-boot "
+        return "~ noise", (f"inside the +-{spread} between-boot "
                            f"spread ({ci})")
     up = rc.estimate > 0          # the whole CI is on this side
     label = "better" if up == higher_is_better else "WORSE"
     if boot_spread == 0:          # one boot (make bench-ab): no margin
-        return label, f"q={adj_p:.2g}, {rc.estimate:+.1%} ({ci})"
-    return label, (f"q={adj_p:.2g}, {rc.estimate:+.1%} ({ci}) beyond the "
-                   f"+-{_pct(boot_spread)} between-boot spread")
+        return label, f"q={adj_p:.2g}, {fmt_change(rc.estimate, scale)} ({ci})"
+    return label, (f"q={adj_p:.2g}, {fmt_change(rc.estimate, scale)} ({ci}) beyond the "
+                   f"+-{spread} between-boot spread")
 
 
 def _quantile(xs: Sequence[float], q: float) -> float:
@@ -346,31 +366,39 @@ def _quantile(xs: Sequence[float], q: float) -> float:
 
 
 def boot_spread(groups_by_boot: Mapping[str, Sequence[Sequence[float]]],
-                quantile: float = 0.95) -> float:
-    """Between-boot spread, as a fraction, from repeated boots of one code.
+                quantile: float = 0.95, scale: str = "relative") -> float:
+    """Between-boot spread, on a scale, from repeated boots of one code.
 
-    Input: config -> list of per-boot lists of run values (all > 0), at
-    least two boots for some config.  Estimator: for each config take the
-    median of each boot's runs; for every pair of boots (i < j) of that
-    config take |log(median_i / median_j)|; pool these over all configs and
-    pairs and return exp(Q) - 1, Q the 95th percentile (linear
-    interpolation) of the pooled values.
+    Input: config -> list of per-boot lists of run values, at least two
+    boots for some config.  Estimator: for each config take the median of
+    each boot's runs; for every pair of boots (i < j) of that config take
+    the distance of the two medians -- |log(median_i / median_j)| on the
+    relative scale (values > 0), |median_i - median_j| in points; pool
+    these over all configs and pairs and return Q, their 95th percentile
+    (linear interpolation) -- exp(Q) - 1, a fraction, on the relative
+    scale.
 
     The per-boot median removes most run-to-run noise, so what remains is
     mostly the boot-to-boot offset; the log ratio makes it symmetric and
-    scale-free; a high quantile rather than the maximum keeps one odd
-    boot or config from dominating while still covering nearly all
-    observed offsets.  Assumes the boot offset is multiplicative and of
+    scale-free, where the offset is multiplicative (times); points suit
+    fractions near 0, whose ratios are meaningless; a high quantile rather
+    than the maximum keeps one odd boot or config from dominating while
+    still covering nearly all observed offsets.  Assumes the offset is of
     similar size across configs; with few boots the estimate is itself
     noisy (with B boots a config gives B(B-1)/2 dependent pairs).
     """
-    logs: list[float] = []
+    dists: list[float] = []
     for boots in groups_by_boot.values():
         meds = [_median_sorted(sorted(v)) for v in boots if len(v) > 0]
-        if any(m <= 0 for m in meds):
-            raise ValueError("boot_spread needs values > 0")
-        logs += [abs(math.log(meds[i] / meds[j]))
-                 for i in range(len(meds)) for j in range(i + 1, len(meds))]
-    if not logs:
+        if scale == "relative":
+            if any(m <= 0 for m in meds):
+                raise ValueError("boot_spread needs values > 0")
+            dists += [abs(math.log(meds[i] / meds[j]))
+                      for i in range(len(meds)) for j in range(i + 1, len(meds))]
+        else:
+            dists += [abs(meds[i] - meds[j])
+                      for i in range(len(meds)) for j in range(i + 1, len(meds))]
+    if not dists:
         raise ValueError("boot_spread needs at least 2 boots of a config")
-    return math.expm1(_quantile(logs, quantile))
+    q = _quantile(dists, quantile)
+    return math.expm1(q) if scale == "relative" else q

@@ -72,15 +72,5 @@ check "fault injection: trace_test completed exactly the calls that reported suc
 out=$(rmmod trace_test 2>&1)
 check "fault injection: trace_test unloads, leaving no root directory" [ -z "$out" -a ! -e $ROOT ]
 
-if [ -w $D/kmemleak ]; then
-	echo scan >$D/kmemleak
-	sleep 1
-	echo scan >$D/kmemleak
-	ours=$(grep -cE 'relay|trace_setup|trace_test|debugfs' $D/kmemleak)
-	echo "# kmemleak after fault injection: $(grep -c unreferenced $D/kmemleak) unreferenced objects, $ours in relay/trace/debugfs code"
-	[ "$ours" = 0 ] || head -60 $D/kmemleak | sed 's/^/# /'
-	check "fault injection: kmemleak finds nothing allocated by relay, trace or debugfs code" [ "$ours" = 0 ]
-else
-	not_ok "fault injection: kmemleak is not in this kernel"
-fi
+kmemleak_check "after fault injection" || not_ok "fault injection: kmemleak is not in this kernel"
 ktap_done "fault injection"

@@ -19,3 +19,22 @@ ktap_done() {
 	echo "# $1: $ktap_n run, $ktap_failed failed"
 	[ $ktap_failed = 0 ]
 }
+
+# kmemleak_check WHEN: scan for leaks (twice, as kmemleak wants, a second
+# apart) and check that none of the objects it reports was allocated by
+# relay, the trace layer, its test and bench modules or the file systems
+# they create files in (KMEMLEAK_OURS); print the counts as "# kmemleak
+# WHEN: ...".  Not a check where kmemleak is not in the kernel (only make
+# test-debug has it): says so, and returns 1.
+KMEMLEAK_OURS='relay|trace_setup|trace_test|relay_bench|debugfs|tracefs'
+kmemleak_check() {
+	kml=/sys/kernel/debug/kmemleak
+	[ -w $kml ] || { echo "# kmemleak not in this kernel (make test-debug has it)"; return 1; }
+	echo scan >$kml
+	sleep 1
+	echo scan >$kml
+	ours=$(grep -cE "$KMEMLEAK_OURS" $kml)
+	echo "# kmemleak $1: $(grep -c unreferenced $kml) unreferenced objects, $ours in relay/trace code"
+	[ "$ours" = 0 ] || head -60 $kml | sed 's/^/# /'
+	check "kmemleak: no leak in relay or trace code ($1)" [ "$ours" = 0 ]
+}

@@ -61,7 +61,7 @@ D idx=3 stream n=0 records=7
 E idx=4 insmod /extra/relay_bench-a.ko failed
 bench: done
 G
-printf '# plan\nidx=1 q=w ko=b | x\nidx=2 q=a ko=a | x\nidx=3 q=a ko=b | x\nidx=4 q=a ko=a | x\n' >"$d/runs.txt"
+printf '# plan\nidx=1 q=w ko=b | mode=x\nidx=2 q=a ko=a | mode=x\nidx=3 q=a ko=b | mode=x\nidx=4 q=a ko=a | mode=x\n' >"$d/runs.txt"
 printf 'kernel=6.1\nbench_module_a=abc123 a\nbench_module_b=working tree def456\n' >"$d/host.txt"
 if python3 $R split-ab "$d" >/dev/null 2>&1 &&
    [ "$(grep -c '^[RDE] idx=[24]' "$d/a/guest.out")" = 4 ] && ! grep -q 'idx=[13]' "$d/a/guest.out" &&

@@ -23,18 +23,23 @@ verdict() {
 	bench-user/guest/relay-drain -i 4242 -r 64 -a "$d" >"$d/drain.txt" 2>"$d/drain.err" || true
 	{ echo "R idx=1 q=a rep=1 drain=after $r"; sed 's/^/D idx=1 /' "$d/drain.txt"; } >"$d/guest.out"
 	rc=0
-	python3 bench-user/report/report.py check "$d/guest.out" >"$d/verdict" 2>&1 || rc=$?
+	python3 bench-user/report/report.py check --json "$d/guest.out" >"$d/verdict.json" 2>"$d/verdict.err" || rc=$?
+	V=$d/verdict.json
+}
+
+field() {	# field KEY: a field of the last verdict
+	python3 bench-user/report/report.py field "$V" "$1" 2>/dev/null || echo "?"
 }
 
 for mode in percpu global; do
 	for fl in 0 1; do
 		verdict none $mode $fl
 		what="$mode $([ $fl = 1 ] && echo flight || echo non-flight)"
-		if [ "$rc" = 0 ] && grep -q ': ok, [0-9]* records checked' "$work/none-$mode-$fl/verdict"; then
-			ok "checker: a clean $what stream passes ($(grep -o '[0-9]* records checked' "$work/none-$mode-$fl/verdict"))"
+		if [ "$rc" = 0 ] && [ "$(field verdict) $(field by_run.0.verdict)" = "ok ok" ] && [ "$(field records_checked)" -gt 0 ]; then
+			ok "checker: a clean $what stream passes ($(field records_checked) records checked)"
 		else
-			mapfile -t lines <"$work/none-$mode-$fl/verdict"
-			not_ok "checker: a clean $what stream passes" "${lines[@]}"
+			mapfile -t lines < <(field by_run.0.violations; cat "$work/none-$mode-$fl/verdict.err")
+			not_ok "checker: a clean $what stream passes" "status $rc, verdict $(field verdict)" "${lines[@]}"
 		fi
 	done
 done
@@ -42,11 +47,11 @@ done
 # fault mode flight expected-class description
 while read -r fault mode fl class desc; do
 	verdict "$fault" "$mode" "$fl"
-	if [ "$rc" = 1 ] && grep -q "^  $class: " "$work/$fault-$mode-$fl/verdict"; then
-		ok "checker: rejects $desc ($mode), naming it: $(grep -m1 "^  $class: " "$work/$fault-$mode-$fl/verdict" | sed 's/^  //')"
+	if [ "$rc" = 1 ] && [ "$(field by_run.0.verdict)" = FAIL ] && [ "$(field "violations_by_class.$class")" -gt 0 ]; then
+		ok "checker: rejects $desc ($mode), naming it: $class ($(field by_run.0.violations.0.text))"
 	else
-		mapfile -t lines <"$work/$fault-$mode-$fl/verdict"
-		not_ok "checker: rejects $desc ($mode) as '$class'" "status $rc" "${lines[@]}"
+		mapfile -t lines < <(field by_run.0.violations)
+		not_ok "checker: rejects $desc ($mode) as '$class'" "status $rc, verdict $(field by_run.0.verdict)" "${lines[@]}"
 	fi
 done <<'EOF2'
 hole percpu 0 hole a hole (one stored record missing)

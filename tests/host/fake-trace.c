@@ -198,13 +198,13 @@ int main(int argc, char **argv)
 	       2 + nrec * (nfiles == 1 ? writers : 1) / 64, RUN);
 	list("attempted", att, writers);
 	list("ok", ok, writers);
-	list("failed", failed, writers);
+	list("refused", failed, writers);
 	printf(" ns=");
 	for (int w = 0; w < writers; w++)
 		printf("%s1000000", w ? "," : "");
 	list("last_ts", last_ts, writers);
 	for (int w = 1; w < writers; w++)
 		failed[0] += failed[w];
-	printf(" dropped=%lu refused=0 hist=\n", failed[0]);
+	printf(" trace_dropped=%lu trace_refused=0 hist=\n", failed[0]);
 	return 0;
 }

@@ -282,10 +282,33 @@ def test_boot_spread(t: Checks) -> None:
         t.ok(True, "")
 
 
+def test_points(t: Checks) -> None:
+    """The scale of fractions: changes and spreads in points."""
+    # Spread: distances of per-boot medians, 95th percentile, no exp.
+    exact = {f"c{i}": [[0.5], [0.5 + i / 1000]] for i in range(101)}
+    t.close(stats.boot_spread(exact, scale="points"), 0.095, "95th percentile of 0..0.1 points", 1e-9)
+    # Zeros are fractions like any other in points (a ratio would fail).
+    t.close(stats.boot_spread({"c": [[0.0, 0.0], [0.1, 0.1]]}, scale="points"), 0.1, "a spread from 0")
+    ch = stats.change([0.5] * 8, [0.2] * 8, 0.95, "points")
+    t.close(ch.estimate, -0.3, "a change of -0.3 points")
+    old = [0.60, 0.62, 0.58, 0.61, 0.59, 0.63, 0.60, 0.61]
+    new = [x - 0.3 for x in old]
+    p = stats.mann_whitney(old, new)
+    label, why = stats.verdict(old, new, p, 0.1, 0.05, False, "points")
+    t.ok(label == "better" and "points" in why, f"0.3 points fewer drops, spread 0.1: better ({label}, {why})")
+    label, why = stats.verdict(old, new, p, 0.4, 0.05, False, "points")
+    t.ok(label == "~ noise" and "inside" in why, f"the same change inside a 0.4-point spread: noise ({label}, {why})")
+    try:
+        stats.change(old, new, 0.95, "log")
+        t.ok(False, "an unknown scale accepted")
+    except ValueError:
+        t.ok(True, "")
+
+
 TESTS: list[Callable[[Checks], None]] = [
     test_dp_matches_enumeration, test_known_p, test_min_p, test_speed,
     test_hodges_lehmann, test_relative_change, test_holm, test_bh,
-    test_verdict, test_boot_spread,
+    test_verdict, test_boot_spread, test_points,
 ]
 
 

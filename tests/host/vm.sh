@@ -64,6 +64,17 @@ if [ -n "$cached" ]; then echo "$cached" >"$BUILD/accel"; else rm -f "$BUILD/acc
 [ "$rc" = 0 ] && grep -qx 'accel=tcg' "$work/meta" &&
 	ok "vm/run --meta records the accelerator the boot used (tcg, with kvm cached)" ||
 	not_ok "vm/run --meta records the accelerator the boot used" "rc=$rc: $(cat "$work/meta" 2>/dev/null)"
+# Each fact of the boot once: the kernel's configuration, as a hash, and
+# one QEMU; the kernel chosen is host_info's, not the boot's.
+[ "$(sed -n 's/^kconfig=//p' "$work/meta")" = "$(kconfig_hash "$KOBJ")" ] &&
+	[ "$(grep -cE '^qemu(_version)?=' "$work/meta")" = 1 ] && ! grep -q '^kernel=' "$work/meta" &&
+	ok "vm/run --meta records the .config's hash ($(sed -n 's/^kconfig=//p' "$work/meta")) and each fact once" ||
+	not_ok "vm/run --meta records the .config's hash and each fact once" "$(cat "$work/meta")"
+# The ports are named on the command line, where the guest's /init finds them.
+cmd=$(vm/run --show-command | tr -d '\\')
+grep -q 'vm\.ports=console:ttyS0,out:ttyS1,ret:ttyS2' <<<"$cmd" && [ "$(grep -o -- '-serial' <<<"$cmd" | wc -l)" = 3 ] &&
+	ok "vm/run names its three serial ports once, on the kernel command line (vm.ports=)" ||
+	not_ok "vm/run names its serial ports on the kernel command line" "$cmd"
 
 out=$(vm/run --show-command --smp 3 2>&1) || true
 grep -q '^qemu-system-x86_64 .*-smp 3 ' <<<"$out" && ! grep -q 'vm: running' <<<"$out" &&

@@ -1,12 +1,13 @@
 # shellcheck shell=bash
-# Helpers of the test steps that boot the kernel: collect consoles for the
-# splat scan, and turn a KTAP log into PASS and FAIL lines with the kernel
-# tree's own parser (tools/testing/kunit/kunit.py parse).  Source it after
-# vm/env.sh and tests/lib/result.sh; the steps set OUT and TMO.
+# Helpers of the test steps that boot the kernel: turn a KTAP log into
+# PASS and FAIL lines with the kernel tree's own parser
+# (tools/testing/kunit/kunit.py parse), and boot with the step's logs in
+# OUT.  Sourced by tests/lib/step.sh, which sets OUT and TMO.
 
-# console FILE: append a console to the one the splat scan reads.
-console() {
-	sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "$1" >>"$OUT/console.txt" 2>/dev/null || true
+# consoles: every console of this run's boots, their paths, one a line
+# (vm_test's NAME.log, and console.log in a result folder).
+consoles() {
+	ls "$OUT"/*.log "$OUT"/*/console.log 2>/dev/null || true
 }
 
 # ktap PREFIX LOG STATUS [SUITE]: one result per test case of LOG, and a
@@ -34,12 +35,17 @@ ktap() {
 
 # vm_test NAME ARGS...: vm/run --quiet with this variant's timeout, the
 # output and console saved as $OUT/NAME.out and $OUT/NAME.log; sets rc.
+# A step run alone (tests/run --step) may follow a run of another kernel
+# or variant, whose modules tests/module/ and bench-module/ then hold:
+# they are rebuilt for this one (build_modules does nothing otherwise).
 vm_test() {
 	local name=$1
 	shift
+	[ -f "$KOBJ/arch/x86/boot/bzImage" ] || die "no $KNAME kernel in $KOBJ: run tests/run --step build first"
+	build_modules tests/module
+	build_modules bench-module
 	rc=0
 	vm/run --quiet --timeout "$TMO" --output "$OUT/$name.out" --console "$OUT/$name.log" \
 		--meta "$OUT/$name.boot" "$@" >/dev/null 2>"$OUT/$name.err" || rc=$?
-	console "$OUT/$name.log"
 	return 0
 }

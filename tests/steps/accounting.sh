@@ -1,15 +1,19 @@
-# shellcheck shell=bash
+#!/bin/bash
 # Step: benchmark runs (tests/accounting.conf) in which buffers fill while a
 # reader reads, every record checked by content and every writer's
-# accounting closed (bench-user/report/accounting.py), as make bench does.
+# accounting closed (bench-user/report/accounting.py), as make bench does;
+# their bench.txt parses under the Go benchmark format's grammar, with the
+# keys of its names and its units.  Assertions read verdict.json's fields.
+. "$(dirname "$0")/../lib/step.sh"
 rc=0
 MATRIX=tests/accounting.conf RESULTS_DIR="$OUT/bench" BENCH_NO_HISTORY=1 BENCH_SEED=1 \
 	bench-user/host/bench >"$OUT/bench-host.txt" 2>&1 || rc=$?
-console "$OUT/bench/console.log"
-verdict=$(grep -a '^verdict:' "$OUT/bench/report.txt" 2>/dev/null || true)
-if [ "$rc" = 0 ] && grep -q 'violations: non-flight 0 runs, flight read after stop 0 runs' <<<"$verdict"; then
-	result ok "bench: ${verdict#verdict: }"
+V=$OUT/bench/verdict.json
+if [ "$rc" = 0 ] && [ "$(field "$V" verdict)" = ok ] && [ "$(field "$V" failed_runs.all)" = 0 ]; then
+	result ok "bench: $(field "$V" records_checked) records checked in $(field "$V" runs_checked) runs, none failed; $(field "$V" runs_figures_only) flight runs read live, figures only"
 else
-	result fail "bench: every run verified" "status $rc; $verdict" \
-		"$(grep -a 'FAIL\|ERROR' "$OUT/bench/report.txt" 2>/dev/null | head -5)" "log: $OUT/bench-host.txt"
+	mapfile -t lines < <(field "$V" errors | head -5)
+	result fail "bench: every run verified" "status $rc; verdict $(field "$V" verdict), $(field "$V" failed_runs.all) runs failed" \
+		"${lines[@]}" "$(grep -a '^  FAIL' "$OUT/bench/report.txt" 2>/dev/null | head -5)" "log: $OUT/bench-host.txt"
 fi
+benchfmt_check "$OUT/bench/bench.txt" "$(field "$V" runs.counted)" "q mode flight writers size" "ns/ok ok/s drop-frac"

@@ -1,6 +1,7 @@
-# shellcheck shell=bash
+#!/bin/bash
 # Step: the Debian packages, the kernel of this variant, the out-of-tree
 # modules and the guest's user-space tools.
+. "$(dirname "$0")/../lib/step.sh"
 vm/deps
 vm/build-kernel
 build_modules tests/module

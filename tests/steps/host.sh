@@ -1,6 +1,7 @@
-# shellcheck shell=bash
+#!/bin/bash
 # Step: the host checks, tests/host/*.sh, each printing "ok - ..." and
 # "not ok - ..." lines (tests/lib/host.sh).
+. "$(dirname "$0")/../lib/step.sh"
 for s in tests/host/*.sh; do
 	while IFS= read -r line; do
 		case "$line" in

@@ -1,9 +1,11 @@
-# shellcheck shell=bash
+#!/bin/bash
 # Step (KCSAN kernel): the data races KCSAN reported in every boot of this
 # run, by file.  None may come from relay or the trace layer -- and KCSAN
 # must have been on in every boot, or none would be reported anyway.
-boots=$(ls "$OUT"/*.log "$OUT"/*/console.log 2>/dev/null | wc -l)
-on=$(grep -l 'kcsan: enabled' "$OUT"/*.log "$OUT"/*/console.log 2>/dev/null | wc -l)
+. "$(dirname "$0")/../lib/step.sh"
+mapfile -t logs < <(consoles)
+boots=${#logs[@]}
+on=$(grep -l 'kcsan: enabled' "${logs[@]}" /dev/null 2>/dev/null | wc -l || true)
 [ "$boots" -gt 0 ] && [ "$on" = "$boots" ] &&
 	result ok "kcsan: KCSAN was on in all $boots boots of this run" ||
 	result fail "kcsan: KCSAN was on in every boot" "$on of $boots consoles say 'kcsan: enabled'"

@@ -1,6 +1,11 @@
-# shellcheck shell=bash
-# Step: kernel splats on every console of this run.  (On the KCSAN kernel,
-# KCSAN's own reports are the kcsan step's.)
+#!/bin/bash
+# Step: kernel splats on every console of this run (the boots of the steps
+# before it, their logs in OUT).  (On the KCSAN kernel, KCSAN's own
+# reports are the kcsan step's.)
+. "$(dirname "$0")/../lib/step.sh"
+mapfile -t logs < <(consoles)
+[ ${#logs[@]} -gt 0 ] || { result fail "console: no kernel splats ($KNAME kernel)" "no console in $OUT: run the steps that boot first"; exit 0; }
+sed -e 's/^\[ *[0-9.]*\] //' -e 's/\r$//' "${logs[@]}" >"$OUT/console.txt"
 pat='BUG:|WARNING:|Oops|general protection fault|Kernel panic|KASAN|UBSAN|possible recursive locking|possible circular locking|inconsistent lock state|sleeping function called from invalid context|INFO: task .* blocked|rcu_.*detected stall|Call Trace:'
 splats=$(grep -anE "$pat" "$OUT/console.txt" | { [ "$KVARIANT" = kcsan ] && grep -v 'BUG: KCSAN' || cat; } | head -20 || true)
 if [ "$KVARIANT" = kcsan ]; then
@@ -11,5 +16,5 @@ if [ -n "$splats" ]; then
 	mapfile -t lines <<<"$splats"
 	result fail "console: no kernel splats ($KNAME kernel)" "${lines[@]}"
 else
-	result ok "console: no kernel splats ($KNAME kernel, $(grep -c . "$OUT/console.txt") console lines)"
+	result ok "console: no kernel splats ($KNAME kernel, ${#logs[@]} consoles, $(grep -c . "$OUT/console.txt") lines)"
 fi

@@ -1,0 +1,98 @@
+"""The figures of one make bench run (a row of raw.csv), and the helpers
+that group and reduce them; the tables (tables.py), the plot data
+(plotdata.py) and the summary files (summarize.py) are computed from
+these rows alone.
+
+(a) write-path cost: ns per successful write = the writers' time / their
+    successful writes; successful writes per second = all writers'
+    successes / the longest writer's time.
+(b) lossless rate: rate-limited writers and a live reader.
+(c) overload: the drop fraction, refused / attempted writes.
+"""
+import statistics
+from collections import defaultdict
+
+import latency
+import runfmt
+
+# The kinds of question (a), in the order of the tables and plots:
+# (mode, flight, label).
+KINDS = [("percpu", 0, "relay per-CPU"), ("global", 0, "relay global"),
+         ("percpu", 1, "relay per-CPU flight"), ("global", 1, "relay global flight"),
+         ("ftrace", 1, "ftrace ring buffer"), ("none", 0, "floor (no write)")]
+
+
+def run_row(run, v, host_cpus):
+    """One run (runfmt.Run) and its verdict (accounting.Verdict) as a row."""
+    att, ok, refused, ns = (run.per_writer(k) for k in ("attempted", "ok", "refused", "ns"))
+    hist = run.hist
+    reader = run.reader or {}
+    window = max(ns) if ns else 0
+    ok_total, att_total = sum(ok), sum(att)
+    shares = [o / ok_total for o in ok] if ok_total else [float("nan")]
+    writers = int(run["writers"])
+    readers = 1 if run.get("drain") == "live" else 0
+    return {
+        "idx": run.idx, "config": runfmt.config_key(run), "q": run["q"],
+        "mode": run["mode"], "flight": int(runfmt.flight(run)),
+        "writers": writers, "size": int(run["rec_size"]), "rep": int(run.get("rep", 1)),
+        "rate": int(run.get("rate", 0)), "offered": int(run.get("rate", 0)) * writers,
+        "drain": run.get("drain", "-"), "dcpu": run.get("dcpu", "-"),
+        "verdict": v.verdict, "records_checked": v.records,
+        "attempted": att_total, "ok": ok_total, "refused": sum(refused),
+        "trace_dropped": int(run.get("trace_dropped", 0)), "trace_refused": int(run.get("trace_refused", 0)),
+        "window_ns": window,
+        "ns_per_ok": sum(ns) / ok_total if ok_total else float("nan"),
+        "ok_per_s": ok_total / window * 1e9 if window else 0.0,
+        "drop_frac": sum(refused) / att_total if att_total else 0.0,
+        "ended_at_drop": int(bool(sum(refused))),
+        "fair_min": min(shares) * writers, "fair_max": max(shares) * writers,
+        "p50": latency.percentile(hist, 0.50), "p99": latency.percentile(hist, 0.99),
+        "p999": latency.percentile(hist, 0.999), "max": latency.hist_max(hist), "timed": sum(hist),
+        "drain_cpu_ms": (int(reader.get("utime_us", 0)) + int(reader.get("stime_us", 0))) / 1e3,
+        "drain_bytes": int(reader.get("bytes", 0)),
+        "host_bound": int(writers + readers > host_cpus),
+        "live_backwards": v.figures.get("backwards", ""), "live_torn": v.figures.get("torn", ""),
+        "live_records": v.figures.get("records", ""),
+        "violations": "; ".join(map(str, v.violations)),
+    }
+
+
+def group(rows, *keys):
+    out = defaultdict(list)
+    for r in rows:
+        out[tuple(r[k] for k in keys)].append(r)
+    return out
+
+
+def min_med_max(xs):
+    xs = [x for x in xs if x == x]
+    if not xs:
+        return (float("nan"),) * 3
+    return min(xs), statistics.median(xs), max(xs)
+
+
+def median(rows, key):
+    return statistics.median(r[key] for r in rows)
+
+
+def fmt(x, spec=".1f"):
+    return "n/a" if x != x else format(x, spec)
+
+
+def reference_size(sizes):
+    """The record size the plots and ratios use: 64 bytes, or the middle one."""
+    return 64 if 64 in sizes else sizes[len(sizes) // 2]
+
+
+def cost_medians(rows):
+    """Question (a): {(mode, flight, writers, size): median ns per
+    successful write}."""
+    return {k: median(rs, "ns_per_ok")
+            for k, rs in group([r for r in rows if r["q"] == "a"], "mode", "flight", "writers", "size").items()}
+
+
+def ratio(medians, num, den, writers, size):
+    """The ratio of two kinds' medians ((mode, flight) each), or nan."""
+    n, d = medians.get(num + (writers, size)), medians.get(den + (writers, size))
+    return n / d if n is not None and d else float("nan")

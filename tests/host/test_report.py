@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The formats of bench-user/report/ on small inputs, each shown
+accepting good input and rejecting broken input: the run format's one
+parser (runfmt.py: D lines' keys read from the uapi header, R lines
+against runs.txt, format 1's names), the Go benchmark format (benchfmt.py)
+and the verdict data (accounting.py).  Prints "ok - ..." and "not ok -
+..." lines (tests/lib/host.sh's form), for tests/host/report.sh.
+"""
+import sys
+import tempfile
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(TOP / "bench-user" / "report"))
+import accounting  # noqa: E402
+import benchfmt  # noqa: E402
+import runfmt  # noqa: E402
+from tap import done, ok  # noqa: E402
+
+
+
+def rejects(fn, text):
+    try:
+        fn(text)
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+# ---- runfmt: D lines, their keys from relay_bench.h
+keys = runfmt.D_KEYS
+ok(set(keys) == {"file", "stream", "writer", "drain"} and "utime_us" in keys["drain"] and "path" in keys["file"],
+   f"runfmt: the D lines' kinds and keys come from relay_bench.h's formats: {', '.join(keys)}")
+probe = Path(tempfile.mkdtemp()) / "h.h"
+probe.write_text('#define RELAY_BENCH_DRAIN_FMT \\\n\t"drain files=%u " \\\n\t"cpu=%d\\n"\n')
+ok(runfmt.d_line_keys(probe) == {"drain": ("files", "cpu")},
+   "runfmt: a format string over several lines gives its kind and keys", str(runfmt.d_line_keys(probe)))
+
+R = "R idx=3 of=9 q=c rep=1 drain=live dcpu=3 mode=percpu flight=0 writers=1 rec_size=64 " \
+    "attempted=10 ok=8 refused=2 ns=5 last_ts=1 trace_dropped=2 trace_refused=0 hist=\n"
+drain = "D idx=3 drain " + " ".join(f"{k}=1" for k in keys["drain"]) + "\n"
+out = runfmt.parse(R + drain)
+ok(not out.bad and out.runs[3].reader is not None, "runfmt: a drain line with every key of its format parses")
+out = runfmt.parse(R + drain.replace(" cpu=1", ""))
+ok(out.bad and "without cpu" in out.bad[0], "runfmt: a drain line without one of its keys is refused, naming it",
+   *out.bad)
+out = runfmt.parse(R + "D idx=3 frob x=1\n")
+ok(out.bad and "unknown kind 'frob'" in out.bad[0], "runfmt: a D line of a kind relay_bench.h does not define is refused")
+out = runfmt.parse(R + "D drain idx=3 " + " ".join(f"{k}=1" for k in keys["drain"]) + "\n")
+ok(not out.bad and out.runs[3].reader, "runfmt: idx= may stand anywhere on a D line")
+
+# R lines: format 1's names read under this format's
+old = R.replace("refused=2", "failed=2").replace("trace_dropped=2 trace_refused=0", "dropped=2 refused=0")
+out = runfmt.parse(old)
+run = out.runs[3]
+ok(out.format == 1 and run.per_writer("refused") == [2] and run["trace_dropped"] == "2" and run["trace_refused"] == "0",
+   "runfmt: format 1's R lines (failed=, dropped=, refused=) are read under their names now")
+
+# runs.txt: one parser, keys in any order, the R lines checked against it
+line = "q=c idx=3 of=9 rep=1 drain=live dcpu=3 | mode=percpu flight=0 writers=1 rec_size=64"
+ok(runfmt.parse_run_line(line)[0]["idx"] == "3", "runfmt: runs.txt's keys may come in any order")
+ok(rejects(runfmt.parse_run_line, "idx=1 bogus=2 | mode=x") is not None,
+   "runfmt: a harness key runfmt.HARNESS does not know is refused")
+ok(rejects(runfmt.parse_run_line, "idx=1 q=a mode=x") is not None, "runfmt: a run line without '|' is refused")
+planned = [runfmt.parse_run_line(line)]
+ok(runfmt.check_planned(runfmt.parse(R), planned) == [], "runfmt: an R line that repeats its run line passes")
+bad = runfmt.check_planned(runfmt.parse(R.replace("writers=1", "writers=2")), planned)
+ok(bad and "writers" in bad[0], "runfmt: an R line that differs from its run line is named", *bad)
+
+# split-ab places a run by its ko= wherever idx= stands
+sides = runfmt.split_ab("R of=2 idx=1 q=a ko=b mode=x\nD stream idx=1 n=0\nM x=1\n",
+                        ["# plan", "q=a idx=1 ko=b | mode=x"])
+ok("idx=1" in sides["b"][0] and "idx=1" not in sides["a"][0] and "M x=1" in sides["a"][0],
+   "runfmt: split-ab finds idx= anywhere on a line")
+
+# config key and benchmark name: one description of a configuration
+r = {"q": "a", "mode": "percpu", "flight": "1", "writers": "2", "rec_size": "64"}
+ok(runfmt.config_key(r) == "a/percpu/flight/w2/64"
+   and runfmt.bench_name(r) == "BenchmarkWrite/q=a/mode=percpu/flight=1/writers=2/size=64",
+   f"runfmt: one configuration, two spellings: {runfmt.config_key(r)}, {runfmt.bench_name(r)}")
+
+# ---- benchfmt: the grammar, and what it refuses
+good = ("kernel: 6.1\nhost_cpu: Some CPU @ 2GHz\n\nUnit ns/ok better=lower\nUnit frac better=lower assume=exact\n\n"
+        "BenchmarkWrite/q=a/mode=percpu/size=64 100 365.2 ns/ok 0.1 frac\n# a comment\n")
+p = benchfmt.parse(good)
+name, n, values, config = p["results"][0]
+ok(n == 100 and values == {"ns/ok": 365.2, "frac": 0.1} and config["host_cpu"] == "Some CPU @ 2GHz"
+   and p["units"]["frac"] == {"better": "lower", "assume": "exact"}
+   and benchfmt.name_parts(name)[1] == {"q": "a", "mode": "percpu", "size": "64"},
+   "benchfmt: configuration, Unit and result lines parse, with the keys of the name")
+broken = {
+    "a configuration key with upper case": "Kernel: 6.1\n",
+    "a configuration line without a blank after the colon": "kernel:6.1\n",
+    "a line that is nothing of the format": "PASS\n",
+    "a name without an upper case letter after Benchmark": "Benchmarkwrite 1 2 ns/ok\n",
+    "a part of the name that is not key=value": "BenchmarkWrite/a/percpu 1 2 ns/ok\n",
+    "an odd number of fields": "Unit ns/ok better=lower\nBenchmarkWrite/q=a 1 2 ns/ok 3\n",
+    "a value that is not a number": "Unit ns/ok better=lower\nBenchmarkWrite/q=a 1 x ns/ok\n",
+    "iterations that are not a whole number": "Unit ns/ok better=lower\nBenchmarkWrite/q=a 1.5 2 ns/ok\n",
+    "a unit without a Unit line": "BenchmarkWrite/q=a 1 2 ns/ok\n",
+    "a Unit line with an unknown property": "Unit ns/ok better=faster\n",
+}
+for what, text in broken.items():
+    why = rejects(benchfmt.parse, text)
+    ok(why is not None and why.startswith("line "), f"benchfmt: refuses {what}: {why}")
+
+# ---- verdict data: a fault class and counts, as fields
+v = accounting.Verdict("ok")
+v.add("hole", "writer 1: 3 of its 9 successful writes not read", writer=1, count=3)
+d = v.data()["violations"][0]
+ok(d == {"class": "hole", "writer": 1, "count": 3, "text": "hole: writer 1: 3 of its 9 successful writes not read"},
+   "accounting: a violation is data: class, writer, count, and its text")
+try:
+    v.add("holes", "x")
+    ok(False, "accounting: a violation of no fault class is refused")
+except AssertionError:
+    ok(True, "accounting: a violation of no fault class is refused")
+
+done()
