@@ -2,7 +2,7 @@
 /*
  * relay_bench - measure the relay_trace write path, and check every record
  *
- * Sets up one trace, /sys/kernel/debug/relay_bench/run/, per-CPU or global
+ * Sets up one trace, /sys/kernel/tracing/relay/relay_bench/run/, per-CPU or global
  * (mode=percpu, mode=global), flight or not (flight=); or, as a peer in
  * the same boot, an ftrace ring buffer (mode=ftrace: per-CPU, overwrite,
  * ring_buffer_lock_reserve() + ring_buffer_unlock_commit()); or nothing
@@ -12,8 +12,11 @@
  * bound to each of CPUs 0..writers-1, released together, each writing
  * records of rec_size bytes for duration_ms: as fast as it can, or at
  * rate= records per second, or (stop_on_drop=1) until its first write is
- * refused.  It then stops the trace and returns; the results are in the
- * read-only res_* parameters, one value per writer.
+ * refused.  It then stops the trace (unless keep_running=1: a reader
+ * then reads the runs that follow, with other rates and run_ids written
+ * to those parameters, as one recording) and returns; the results are in
+ * the read-only res_* parameters, one value per writer, and the trace's
+ * counters as they grew during the run.
  *
  * Every record is a struct relay_bench_rec (uapi/relay_bench.h): the run
  * identifier and the writer's CPU, its count of attempts and of
@@ -23,7 +26,7 @@
  * of per-write latency (res_hist).
  *
  * In mode=ftrace no user-space reader can see the ring buffer, so the
- * module checks it itself after the run, with the same code relay-drain
+ * module checks it itself after the run, with the same code bench-verify
  * uses (relay_bench_check_rec()), and publishes the same lines in
  * res_check.
  */
@@ -80,16 +83,20 @@ module_param(duration_ms, uint, 0444);
 MODULE_PARM_DESC(duration_ms, "how long each writer writes, at most 4000");
 
 static ulong rate;
-module_param(rate, ulong, 0444);
-MODULE_PARM_DESC(rate, "records per second per writer (0: as fast as it can)");
+module_param(rate, ulong, 0644);
+MODULE_PARM_DESC(rate, "records per second per writer (0: as fast as it can); may change between runs");
 
 static bool stop_on_drop;
 module_param(stop_on_drop, bool, 0444);
 MODULE_PARM_DESC(stop_on_drop, "end a writer's run at its first refused write");
 
 static uint run_id;
-module_param(run_id, uint, 0444);
-MODULE_PARM_DESC(run_id, "run identifier in every record, 1..2^24-1 (0: random)");
+module_param(run_id, uint, 0644);
+MODULE_PARM_DESC(run_id, "run identifier in every record, 1..2^24-1 (0: random); may change between runs");
+
+static bool keep_running;
+module_param(keep_running, bool, 0444);
+MODULE_PARM_DESC(keep_running, "leave the trace running after a run, for the next (stop it through its state file)");
 
 static uint sample_shift = 4;
 module_param(sample_shift, uint, 0444);
@@ -117,9 +124,9 @@ MODULE_PARM_DESC(res_hist, "timed writes per latency bucket, all writers");
 
 static ulong res_dropped, res_refused;
 module_param(res_dropped, ulong, 0444);
-MODULE_PARM_DESC(res_dropped, "the trace's dropped counter after the run");
+MODULE_PARM_DESC(res_dropped, "what the trace's dropped counter grew by during the run");
 module_param(res_refused, ulong, 0444);
-MODULE_PARM_DESC(res_refused, "the trace's refused counter after the run");
+MODULE_PARM_DESC(res_refused, "what the trace's refused counter grew by during the run");
 
 static char res_check[8192];
 module_param_string(res_check, res_check, sizeof(res_check), 0444);
@@ -150,6 +157,8 @@ static struct trace_buffer *rb;
 static struct bench_writer *bw;
 static atomic_t ready;
 static u64 run_start;
+/* The trace's counters when the run started. */
+static long dropped0, refused0;
 static DECLARE_COMPLETION(go);
 static DEFINE_MUTEX(run_lock);
 
@@ -272,7 +281,7 @@ out:
 
 /*
  * Check the ring buffer's records, oldest first, one stream per CPU, with
- * the code relay-drain uses for relay files; print its lines to res_check.
+ * the code bench-verify uses for relay files; print its lines to res_check.
  */
 static void bench_check_rb(void)
 {
@@ -328,8 +337,8 @@ static void bench_collect(void)
 			res_hist[b] += r->hist[b];
 	}
 	n_res = writers;
-	res_dropped = trace ? atomic_long_read(&trace->dropped) : 0;
-	res_refused = trace ? atomic_long_read(&trace->refused) : 0;
+	res_dropped = trace ? atomic_long_read(&trace->dropped) - dropped0 : 0;
+	res_refused = trace ? atomic_long_read(&trace->refused) - refused0 : 0;
 	if (bench_mode == BENCH_FTRACE)
 		bench_check_rb();
 }
@@ -340,6 +349,10 @@ static int bench_run(void)
 	unsigned int i;
 	int ret = 0;
 
+	if (!run_id || run_id > RELAY_BENCH_MAX_RUN) {
+		pr_err("run_id=%u: want 1..%u\n", run_id, RELAY_BENCH_MAX_RUN);
+		return -EINVAL;
+	}
 	for (i = 0; i < writers; i++) {
 		memset(&bw[i].res, 0, sizeof(bw[i].res));
 		init_completion(&bw[i].done);
@@ -348,6 +361,8 @@ static int bench_run(void)
 	reinit_completion(&go);
 
 	if (trace) {
+		dropped0 = atomic_long_read(&trace->dropped);
+		refused0 = atomic_long_read(&trace->refused);
 		/* The stress tests start and stop the trace from user space too. */
 		ret = trace_start(trace);
 		if (ret && ret != -EBUSY)
@@ -376,7 +391,7 @@ static int bench_run(void)
 	for (i = 0; i < writers && tasks[i]; i++)
 		wait_for_completion(&bw[i].done);
 
-	if (trace)
+	if (trace && !keep_running)
 		trace_stop(trace);
 	if (rb)
 		ring_buffer_record_off(rb);

@@ -9,11 +9,13 @@
 # runfmt.py defines the keys and is their one parser; this script keeps
 # each KEY=VALUE word, of either half, as the shell variable h_KEY or
 # p_KEY, in any order, and acts on these: drain=after reads the trace
-# once the writers stopped; drain=live reads it while they write, on vCPU
-# dcpu; drain=none has no reader (mode=ftrace checks its ring buffer
-# itself; mode=none writes nothing).  ko=a or ko=b (make bench-ab) loads
-# /extra/relay_bench-a.ko or -b.ko instead.  The R line repeats the whole
-# line's words, which the host checks against runs.txt.
+# once the writers stopped (relaytrace dump); drain=live reads it while
+# they write (relaytrace record, reader=mmap or read, or the tool's
+# default); drain=none has no reader (mode=ftrace checks its ring buffer
+# itself; mode=none writes nothing).  bisect=lo:hi:tol (question b) runs
+# steps instead of one run: see bisect() below.  ko=a or ko=b (make
+# bench-ab) loads /extra/relay_bench-a.ko or -b.ko instead.  The R line
+# repeats the whole line's words, which the host checks against runs.txt.
 set -u
 . /extra/lib.sh
 
@@ -30,19 +32,108 @@ words() {
 	done
 }
 
+# reader_opt: relaytrace's option for the reader the run line asks for.
+reader_opt() {
+	case "${h_reader:-auto}" in
+	mmap) echo --mmap ;;
+	read) echo --read ;;
+	esac
+}
+
+# progress IDX TAG: a line on what the run just done achieved.
+progress() {
+	awk -v ok="$(param res_ok)" -v ns="$(param res_ns)" -v att="$(param res_attempted)" \
+	    -v tag="[$1/${h_of:-?}] $2" 'BEGIN {
+		n = split(ok, a, ","); split(ns, b, ","); split(att, c, ",")
+		for (i = 1; i <= n; i++) { s += a[i]; t += c[i]; if (b[i] > m) m = b[i] }
+		printf "%s ... %.2f M ok/s, %d of %d writes refused\n", tag,
+			m ? s / m * 1000 : 0, t - s, t }'
+}
+
+# bisect: question (b).  One module load, one trace kept running across
+# the steps (keep_running=1), one relaytrace reading all of them: each
+# step is a run at an aggregate rate (rate= per writer), with a run_id of
+# its own, that prints an R line "idx=S parent=IDX step=K" (S counts on
+# after the plan's runs).  The first steps check that lo is lossless and
+# hi is not, moving them (by 4x, four times at most) if not; then the
+# rate between them (geometric middle) is run, and replaces lo or hi,
+# until hi / lo <= 1 + tol/100.  Once the trace is stopped and relaytrace
+# has read everything, each step's records are verified, and printed as
+# its D lines.
+step_idx=
+step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1
+	k=$((k + 1))
+	step_idx=$((step_idx + 1))
+	echo $(( ($1 + w - 1) / w )) >$P/rate
+	echo $((base + k)) >$P/run_id
+	src=0
+	bench_run || src=$?
+	# shellcheck disable=SC2086
+	echo "R idx=$step_idx parent=$idx step=$k $desc $(echo " $params " |
+		sed "s/ rate=[0-9]* / rate=$(param rate) /; s/ run_id=[0-9]* / run_id=$(param run_id) /")" \
+		"attempted=$(param res_attempted) ok=$(param res_ok) refused=$(param res_failed)" \
+		"ns=$(param res_ns) last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
+		"trace_refused=$(param res_refused) hist=$(param res_hist)"
+	[ $src = 0 ] || echo "E idx=$step_idx the run failed ($src)"
+	progress "$idx.$k" "q=b mode=$p_mode writers=$w reader=${h_reader:-auto} rate=$1"
+	steps="$steps $step_idx:$(param run_id)"
+	ids="$ids${ids:+,}$(param run_id)"
+	lossy=$(param res_failed | tr ',' '\n' | awk '{ s += $1 } END { print (s > 0) ? 1 : 0 }')
+}
+bisect() {
+	lo=${h_bisect%%:*} rest=${h_bisect#*:}
+	hi=${rest%%:*} tol=${rest#*:}
+	w=${p_writers:-1} base=${p_run_id:-1} k=0 steps= ids= lossy=
+	rec_start $(reader_opt) || { echo "E idx=$idx relaytrace did not start: $(cat /tmp/rec.txt)"; return 1; }
+	n=0
+	step "$lo"
+	while [ "$lossy" = 1 ] && [ $n -lt 4 ]; do
+		hi=$lo lo=$((lo / 4)) n=$((n + 1))
+		step "$lo"
+	done
+	lo_ok=$((1 - lossy))
+	hi_lossy=1
+	if [ $lo_ok = 1 ] && [ $n = 0 ]; then
+		step "$hi"
+		while [ "$lossy" = 0 ] && [ $n -lt 4 ]; do
+			lo=$hi hi=$((hi * 4)) n=$((n + 1))
+			step "$hi"
+		done
+		hi_lossy=$lossy
+	fi
+	while [ $lo_ok = 1 ] && [ "$hi_lossy" = 1 ] && [ $((hi * 100)) -gt $((lo * (100 + tol))) ]; do
+		mid=$(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "%d", sqrt(a * b) }')
+		step "$mid"
+		if [ "$lossy" = 0 ]; then lo=$mid; else hi=$mid; fi
+	done
+	echo stop >$T/state
+	rec_wait >/tmp/rec.msg || echo "E idx=$idx $(cat /tmp/rec.msg)"
+	for s in $steps; do
+		others=$(echo "$ids" | tr ',' '\n' | grep -vx "${s#*:}" | paste -sd, -)
+		if verify "${s#*:}" "$others" >/tmp/verify.msg; then
+			emit_reader "${s%%:*}"
+		else
+			echo "E idx=${s%%:*} $(cat /tmp/verify.msg)"
+		fi
+	done
+	rm -f /tmp/drain.txt
+}
+
 emit_meta
 fail=0
 while IFS= read -r line; do
 	case "$line" in ''|\#*) continue ;; esac
 	harness=${line%%|*}
 	params=${line#*|}
-	unset h_idx h_of h_q h_rep h_drain h_dcpu h_ko p_mode p_flight p_writers p_rec_size p_rate
+	unset h_idx h_of h_q h_rep h_drain h_dcpu h_ko h_reader h_bisect \
+		p_mode p_flight p_writers p_rec_size p_rate p_run_id
 	# shellcheck disable=SC2086
 	if ! words h $harness || ! words p $params; then
 		fail=1
 		continue
 	fi
 	idx=${h_idx:-?} ko=${h_ko:-} desc=
+	[ -n "$step_idx" ] || step_idx=${h_of:-0}
 	for kv in $harness; do
 		case "$kv" in idx=*) ;; *) desc="$desc $kv" ;; esac
 	done
@@ -53,25 +144,30 @@ while IFS= read -r line; do
 		fail=1
 		continue
 	fi
+	if [ -n "${h_bisect:-}" ]; then
+		bisect || fail=1
+		bench_unload || { echo "E idx=$idx rmmod failed"; fail=1; }
+		continue
+	fi
 	errs=
 	case "${h_drain:-none}" in
-	after) drain_start -a || errs="$errs; relay-drain did not start: $(cat /tmp/drain.err)" ;;
-	live) drain_start -c "${h_dcpu:-}" || errs="$errs; relay-drain did not start: $(cat /tmp/drain.err)" ;;
+	live) rec_start $(reader_opt) || errs="$errs; relaytrace did not start: $(cat /tmp/rec.txt)" ;;
 	esac
 	bench_run || errs="$errs; the run failed"
-	drain_wait >/tmp/drain.msg || errs="$errs; $(cat /tmp/drain.msg)"
+	case "${h_drain:-none}" in
+	live) rec_wait >/tmp/rec.msg || errs="$errs; $(cat /tmp/rec.msg)" ;;
+	after) rec_dump $(reader_opt) >/tmp/rec.msg || errs="$errs; $(cat /tmp/rec.msg)" ;;
+	esac
+	case "${h_drain:-none}" in
+	live|after) verify "$(param run_id)" >/tmp/verify.msg || errs="$errs; $(cat /tmp/verify.msg)" ;;
+	esac
 	# shellcheck disable=SC2086
 	emit_run "$idx" $desc $params
 	if [ -n "$errs" ]; then
 		echo "E idx=$idx ${errs#; }"
 		fail=1
 	fi
-	awk -v ok="$(param res_ok)" -v ns="$(param res_ns)" -v att="$(param res_attempted)" \
-	    -v tag="[$idx/${h_of:-?}] q=${h_q:-?}${ko:+ ko=$ko} mode=${p_mode:-?} flight=${p_flight:-0} writers=${p_writers:-?} rec_size=${p_rec_size:-?}$([ "${p_rate:-0}" = 0 ] || echo " rate=$p_rate") rep=${h_rep:-1}" 'BEGIN {
-		n = split(ok, a, ","); split(ns, b, ","); split(att, c, ",")
-		for (i = 1; i <= n; i++) { s += a[i]; t += c[i]; if (b[i] > m) m = b[i] }
-		printf "%s ... %.2f M ok/s, %d of %d writes refused\n", tag,
-			m ? s / m * 1000 : 0, t - s, t }'
+	progress "$idx" "q=${h_q:-?}${ko:+ ko=$ko} mode=${p_mode:-?} flight=${p_flight:-0} writers=${p_writers:-?} rec_size=${p_rec_size:-?}$([ "${p_rate:-0}" = 0 ] || echo " rate=$p_rate") rep=${h_rep:-1}"
 	bench_unload || { echo "E idx=$idx rmmod failed"; fail=1; }
 done </extra/runs.txt
 exit $fail

@@ -1,12 +1,15 @@
 # shellcheck shell=sh
 # The guest side of a relay_bench run, shared by bench.sh (make bench) and
-# tests/guest/stress.sh: load the module, drain the trace, run, and print
-# the run's R and D lines (format: bench-user/report/runfmt.py).
-# Source it in the busybox guest, with relay_bench.ko and relay-drain in
-# /extra.
+# tests/guest/stress.sh: load the module, record the trace with relaytrace
+# (the series' consumer), run, verify every record recorded with
+# bench-verify, and print the run's R and D lines (format:
+# bench-user/report/runfmt.py).  Source it in the busybox guest, with
+# relay_bench.ko, relaytrace and bench-verify in /extra.
 P=/sys/module/relay_bench/parameters
-T=/sys/kernel/debug/relay_bench/run
-dpid=
+N=relay_bench/run
+T=/sys/kernel/tracing/relay/$N
+REC=/tmp/rec
+rpid=
 
 # bench_load PARAM=VALUE...: insmod relay_bench.ko ($BENCH_KO, by default
 # /extra/relay_bench.ko) with these parameters.
@@ -23,25 +26,40 @@ param() {
 	cat "$P/$1"
 }
 
-# drain_start ARGS...: start relay-drain on the trace, with the run
-# identifier and record size of the loaded module, and wait until it has
-# every file open.  Its output goes to /tmp/drain.txt.
-drain_start() {
-	rm -f /tmp/ready /tmp/drain.txt /tmp/drain.err
-	/extra/relay-drain -i "$(param run_id)" -r "$(param rec_size)" \
-		-R /tmp/ready -t 120 "$@" $T >/tmp/drain.txt 2>/tmp/drain.err &
-	dpid=$!
-	while [ ! -e /tmp/ready ] && kill -0 $dpid 2>/dev/null; do usleep 2000; done
-	[ -e /tmp/ready ]
+# rec_start OPTION...: start `relaytrace record OPTION... -o $REC` on the
+# trace in the background, and wait until it has every file open (its
+# info file is written then).  Its summary goes to /tmp/rec.txt.
+rec_start() {
+	rm -rf $REC /tmp/rec.txt
+	/extra/relaytrace record "$@" -o $REC $N >/tmp/rec.txt 2>&1 &
+	rpid=$!
+	while [ ! -s $REC/info ] && kill -0 $rpid 2>/dev/null; do usleep 2000; done
+	[ -s $REC/info ]
 }
 
-# drain_wait: wait for relay-drain; fail, with its message, if it failed.
-drain_wait() {
-	[ -n "$dpid" ] || return 0
-	wait $dpid
+# rec_wait: wait for the recording, which ends when the trace stops; fail,
+# with its message, if relaytrace failed.
+rec_wait() {
+	[ -n "$rpid" ] || return 0
+	wait $rpid
 	rc=$?
-	dpid=
-	[ $rc = 0 ] || { echo "relay-drain failed ($rc): $(cat /tmp/drain.err)"; return 1; }
+	rpid=
+	[ $rc = 0 ] || { echo "relaytrace record failed ($rc): $(grep "^relaytrace" /tmp/rec.txt | tr "\n" " ")"; return 1; }
+}
+
+# rec_dump OPTION...: what the trace's buffers hold now, to $REC.
+rec_dump() {
+	rm -rf $REC /tmp/rec.txt
+	/extra/relaytrace dump "$@" -o $REC $N >/tmp/rec.txt 2>&1 ||
+		{ echo "relaytrace dump failed: $(tail -3 /tmp/rec.txt | tr '\n' ' ')"; return 1; }
+}
+
+# verify RUN_ID [OTHER_RUN_IDS]: check the recording's records of RUN_ID
+# (the others, comma-separated, are expected there too), with the drain
+# line; the reader's lines go to /tmp/drain.txt.
+verify() {
+	/extra/bench-verify -i "$1" ${2:+-x "$2"} -r "$(param rec_size)" -d $REC >/tmp/drain.txt 2>/tmp/verify.err ||
+		{ echo "bench-verify failed: $(cat /tmp/verify.err)"; return 1; }
 }
 
 # bench_run: one run of the loaded module.
@@ -52,10 +70,10 @@ bench_run() {
 # emit_run IDX DESCRIPTION...: print the R line of the run just done -- its
 # description (KEY=VALUE words: the harness's keys and the module's
 # parameters), then the module's results: per writer, its attempts,
-# successes and refused writes (refused for any reason); the trace's
-# dropped and refused counters (trace_dropped, trace_refused) -- and a D
-# line for each line the drainer printed, and for the module's own check
-# of a ring buffer.
+# successes and refused writes (refused for any reason); what the trace's
+# dropped and refused counters grew by (trace_dropped, trace_refused) --
+# and a D line for each line bench-verify printed, and for the module's
+# own check of a ring buffer.
 emit_run() {
 	idx=$1
 	shift
@@ -63,9 +81,15 @@ emit_run() {
 		"refused=$(param res_failed) ns=$(param res_ns)" \
 		"last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
 		"trace_refused=$(param res_refused) hist=$(param res_hist)"
-	[ -s /tmp/drain.txt ] && sed "s/^/D idx=$idx /" /tmp/drain.txt
+	emit_reader "$idx"
 	param res_check | grep . | sed "s/^/D idx=$idx /"
 	rm -f /tmp/drain.txt
+}
+
+# emit_reader IDX: the reader's lines (/tmp/drain.txt), as D lines of run IDX.
+emit_reader() {
+	[ -s /tmp/drain.txt ] && sed "s/^/D idx=$1 /" /tmp/drain.txt
+	return 0
 }
 
 # emit_meta: the guest's facts, as an M line.

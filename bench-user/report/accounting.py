@@ -1,7 +1,8 @@
 """The accounting checker of make bench and of the tests: one verdict per
 run, from the module's counts (R line) and what a reader saw (D lines).
 
-A reader (relay-drain, or relay_bench.ko's own check of a ring buffer)
+A reader (bench-verify, on what relaytrace recorded, or relay_bench.ko's
+own check of a ring buffer)
 checks each record by content with relay_bench_check() and reports, per
 stream and per writer, what it saw.  Here the two sides are held against
 each other.  Every violation is named by its fault class, first word:
@@ -91,7 +92,7 @@ def folder_verdict(out, verdicts, planned=None):
     errors = out.errors + out.bad + [f"run {r.idx}: {e}" for r in out.runs.values() for e in r.errors]
     if planned is not None:
         errors += runfmt.check_planned(out, planned)
-    missing = len(planned) - len(out.runs) if planned is not None else 0
+    missing = len(planned) - len(runfmt.completed(out, planned)) if planned is not None else 0
     failed = sum(r["verdict"] == "FAIL" for r in counted)
     return {
         "format": runfmt.FORMAT,
@@ -194,7 +195,7 @@ def check(run):
     live_flight = flight and drain == "live"
     has_reader = run.reader or (mode == "ftrace" and run.lines("stream"))
     if not has_reader:
-        v.add("module", "no reader's summary (relay-drain did not report)")
+        v.add("module", "no reader's summary (bench-verify did not report)")
     seen = _writers(run)
     v.records = sum(_n(st, "records") for st in run.lines("stream"))
     _stream_faults(run, v, live_flight)

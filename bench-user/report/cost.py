@@ -30,7 +30,7 @@ import history
 import runfmt
 
 TRACE_KINDS = ("trace_percpu", "trace_global", "trace_flight", "trace_write",
-               "trace_write_global")
+               "trace_write_global", "trace_write_hdr")
 GATE = 0.5          # instructions of overhead per write: make compare's too
 # The conditions a baseline holds: figures from other conditions are not
 # comparable.  The series hash is recorded and shown but is not one of

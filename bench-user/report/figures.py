@@ -6,7 +6,8 @@ these rows alone.
 (a) write-path cost: ns per successful write = the writers' time / their
     successful writes; successful writes per second = all writers'
     successes / the longest writer's time.
-(b) lossless rate: rate-limited writers and a live reader.
+(b) lossless rate: rate-limited writers and a live reader, bisected: the
+    steps of one bisection share their parent (its line of runs.txt).
 (c) overload: the drop fraction, refused / attempted writes.
 """
 import statistics
@@ -38,6 +39,8 @@ def run_row(run, v, host_cpus):
         "writers": writers, "size": int(run["rec_size"]), "rep": int(run.get("rep", 1)),
         "rate": int(run.get("rate", 0)), "offered": int(run.get("rate", 0)) * writers,
         "drain": run.get("drain", "-"), "dcpu": run.get("dcpu", "-"),
+        "reader": run.get("reader", "-"), "parent": int(run.get("parent", 0)),
+        "step": int(run.get("step", 0)),
         "verdict": v.verdict, "records_checked": v.records,
         "attempted": att_total, "ok": ok_total, "refused": sum(refused),
         "trace_dropped": int(run.get("trace_dropped", 0)), "trace_refused": int(run.get("trace_refused", 0)),

@@ -37,14 +37,16 @@ def runs(conf):
     sub = _one(conf, "subbuf_size")
     out = []
 
-    def add(q, rep, drain, dcpu, **p):
+    def add(q, rep, drain, harness=None, **p):
         params = {"mode": p["mode"], "flight": p.get("flight", 0),
                   "writers": p["writers"], "rec_size": p["rec_size"],
                   "subbuf_size": conf.get(f"{q}.subbuf_size", [sub])[0],
                   "n_subbufs": p["n_subbufs"],
                   "duration_ms": p["duration_ms"], "rate": p.get("rate", 0),
                   "stop_on_drop": p.get("stop_on_drop", 0)}
-        out.append(({"q": q, "rep": rep, "drain": drain, "dcpu": dcpu}, params))
+        if "keep_running" in p:
+            params["keep_running"] = p["keep_running"]
+        out.append(({"q": q, "rep": rep, "drain": drain, "dcpu": "-", **(harness or {})}, params))
 
     if "a.modes" in conf:
         reps, dur = int(_one(conf, "a.reps")), _one(conf, "a.duration_ms")
@@ -56,17 +58,22 @@ def runs(conf):
                         nsub = _one(conf, "a.n_subbufs_flight" if fl else "a.n_subbufs")
                         drain = "after" if mode in ("percpu", "global") else "none"
                         for r in range(1, reps + 1):
-                            add("a", r, drain, "-", mode=mode, flight=fl, writers=w,
+                            add("a", r, drain, mode=mode, flight=fl, writers=w,
                                 rec_size=s, n_subbufs=nsub, duration_ms=dur,
                                 stop_on_drop=0 if fl else 1)
     if "b.modes" in conf:
+        # One bisection of the lossless rate per line (the guest runs its
+        # steps: bench-user/guest/bench.sh), with each reader of
+        # relaytrace, b.reps times.
         size, dur = _one(conf, "b.size"), _one(conf, "b.duration_ms")
+        bisect = ":".join(_one(conf, k) for k in ("b.lo", "b.hi", "b.tol"))
         for mode in conf["b.modes"]:
             for w in writers:
-                for total in conf["b.rates"]:
-                    add("b", 1, "live", _one(conf, "b.dcpu"), mode=mode, writers=w,
-                        rec_size=size, n_subbufs=_one(conf, "b.n_subbufs"),
-                        duration_ms=dur, rate=max(1, int(total) // int(w)))
+                for reader in conf.get("b.readers", ["mmap", "read"]):
+                    for r in range(1, int(_one(conf, "b.reps")) + 1):
+                        add("b", r, "live", {"reader": reader, "bisect": bisect}, mode=mode,
+                            writers=w, rec_size=size, n_subbufs=_one(conf, "b.n_subbufs"),
+                            duration_ms=dur, keep_running=1)
     if "c.modes" in conf:
         dur = _one(conf, "c.duration_ms")
         for mode in conf["c.modes"]:
@@ -76,7 +83,7 @@ def runs(conf):
                 for w in writers:
                     for s in conf.get("c.size", sizes):
                         for r in range(1, reps + 1):
-                            add("c", r, "live", _one(conf, "c.dcpu"), mode=mode,
+                            add("c", r, "live", mode=mode,
                                 flight=int(fl), writers=w, rec_size=s,
                                 n_subbufs=_one(conf, "c.n_subbufs"), duration_ms=dur)
     return out

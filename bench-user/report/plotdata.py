@@ -5,7 +5,7 @@ prints -- then a header of column names, which the scripts read columns
 by, and one row per point.  gnuplot skips the "#" lines as comments.
 """
 from figures import KINDS, cost_medians, fmt, group, median, min_med_max, ratio, reference_size
-from tables import lossless
+from tables import bisections
 
 
 def write(path, about, header, rows):
@@ -63,20 +63,23 @@ def cost_and_latency(d, rows, cond):
 
 
 def lossless_rate(d, rows, cond):
+    """lossless.dat: per mode and reader, the median lossless rate of the
+    bisections against writers, bars min-max; and the reader's CPU per MB."""
     runs = [r for r in rows if r["q"] == "b"]
     if not runs:
         return
     series, out = [], []
-    nan = float("nan")
-    for mode, w, _, best, nxt, _ in lossless(runs):
-        if mode not in series:
-            series.append(mode)
-        out.append((mode, w, best["ok_per_s"] / 1e6 if best else nan, nxt["offered"] / 1e6 if nxt else nan))
+    for (mode, reader, w), bs in sorted(group(bisections(runs), "mode", "reader", "writers").items()):
+        name = f"{mode}_{reader}"
+        if name not in series:
+            series.append(name)
+        out.append((name, w) + tuple(x / 1e6 for x in min_med_max([b["lossless"] for b in bs]))
+                   + (min_med_max([b["cpu_ms_per_mb"] for b in bs])[1],))
     write(d / "lossless.dat", [
-        ("title", "(b) lossless rate: rate-limited writers and a live reader "
-                  "(bar: up to the next offered rate, which lost)"),
+        ("title", "(b) lossless rate, bisected: rate-limited writers, relaytrace reading through the mapping "
+                  "(mmap) or with read(2); median of the bisections, bars: min-max"),
         ("conditions", cond), ("series", " ".join(series))],
-        ["series", "writers", "lossless", "next_offered"], out)
+        ["series", "writers", "min", "median", "max", "cpu_ms_per_mb"], out)
 
 
 def overload(d, rows, cond):

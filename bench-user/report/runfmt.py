@@ -10,11 +10,18 @@ Left of "|" are the harness's keys (HARNESS): the run's index and the
 number of runs, the question it answers (a: write-path cost, b: lossless
 rate, c: overload; w: the warm-up run, excluded from the figures; s: a
 run of make test's stress step), the repetition, and
-how the trace is read (after: once the writers stopped; live: while they
-write, with the reader on vCPU dcpu; none); in an A/B run (make
-bench-ab) also which build of relay_bench.ko the run loads (ko=a or
-ko=b).  Right of "|" are relay_bench.ko's module parameters, passed to
-insmod as they are.  Keys may come in any order.
+how the trace is read, by relaytrace (after: once the writers stopped,
+relaytrace dump; live: while they write, relaytrace record, reader=mmap
+or read, or the tool's own choice; none); dcpu, where format 1's reader
+ran ("-" now: relaytrace runs each reader on its buffer's CPU); in an
+A/B run (make bench-ab) also which build of relay_bench.ko the run loads
+(ko=a or ko=b).  Right of "|" are relay_bench.ko's module parameters,
+passed to insmod as they are.  Keys may come in any order.
+
+A line with bisect=LO:HI:TOL (question b) is a bisection of the lossless
+rate, whose steps the guest runs in one module load: each step prints an
+R line of its own, idx=S (S after the plan's runs) parent=IDX step=K,
+with the line's keys but rate and run_id, which each step sets.
 
 The guest prints, on its output port (vm/run --output):
 
@@ -47,7 +54,10 @@ from pathlib import Path
 FORMAT = 2
 
 # The harness's keys of a run line.
-HARNESS = ("idx", "of", "q", "rep", "drain", "dcpu", "ko")
+HARNESS = ("idx", "of", "q", "rep", "drain", "dcpu", "ko", "reader", "bisect")
+# Keys of a bisection's step, on its R line only, and what each sets.
+STEP_KEYS = ("parent", "step")
+STEP_SETS = ("idx", "rate", "run_id")
 # Format 1's R keys, by their names now.
 R_KEYS_FORMAT1 = {"failed": "refused", "dropped": "trace_dropped", "refused": "trace_refused"}
 
@@ -218,14 +228,24 @@ def check_planned(out, planned):
     by_idx = {h["idx"]: {**h, **p} for h, p in planned}
     bad = []
     for idx, run in sorted(out.runs.items()):
-        want = by_idx.get(str(idx))
+        parent = run.get("parent")
+        want = by_idx.get(parent if parent is not None else str(idx))
         if want is None:
             bad.append(f"run {idx}: an R line, but no such run in runs.txt")
             continue
-        differ = [k for k, v in want.items() if run.get(k) != v]
+        if parent is not None and "bisect" not in want:
+            bad.append(f"run {idx}: a step of run {parent}, which is no bisection")
+        skip = STEP_SETS if parent is not None else ()
+        differ = [k for k, v in want.items() if k not in skip and run.get(k) != v]
         if differ:
             bad.append(f"run {idx}: its R line and runs.txt differ in {', '.join(differ)}")
     return bad
+
+
+def completed(out, planned):
+    """The planned runs that have an R line: their own, or one of a step."""
+    done = {str(i) for i in out.runs} | {r.get("parent") for r in out.runs.values()}
+    return [h["idx"] for h, _ in planned if h["idx"] in done]
 
 
 def split_ab(text, planned):

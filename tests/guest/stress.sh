@@ -1,6 +1,6 @@
 #!/bin/sh
-# Guest stress and fault tests (KTAP), with relay_bench.ko, relay-drain,
-# lib.sh, ctlfuzz and trace_test.ko in /extra.  Benchmark-style runs also
+# Guest stress and fault tests (KTAP), with relay_bench.ko, relaytrace,
+# bench-verify, lib.sh, ctlfuzz and trace_test.ko in /extra.  Benchmark-style runs also
 # print R and D lines (bench-user/report/runfmt.py), which the host
 # checks with the accounting checker (report.py check), as make bench does.
 # A set-up step that fails ends its group with one message, instead of
@@ -11,7 +11,8 @@
 set -u
 . /extra/ktap.sh
 . /extra/lib.sh
-D=/sys/kernel/debug
+TRACEFS=/sys/kernel/tracing
+D=$TRACEFS/relay
 idx=0
 RUN=$$
 ALL_GROUPS="fuzz concurrent hotplug slow flight live_flight permissions leaks"
@@ -28,28 +29,39 @@ setup() {
 	fi
 }
 
-# run_bench GROUP DRAIN_ARGS -- PARAM=VALUE...: load, drain, run, emit.
-# DRAIN is after (read once stopped), live, or slow (nothing read until
-# records were dropped, then live with 3 ms pauses).
+# run_bench GROUP DRAIN -- PARAM=VALUE...: load, start the reader, run in
+# the background (its pid in brun).  DRAIN is after (relaytrace dump once
+# the writers stopped), live (relaytrace record while they write), or slow
+# (relaytrace record started only once the trace's dropped file counts
+# drops: the buffers overflow by construction, whatever the speeds).
 run_bench() {
 	grp=$1 drain=$2
 	shift 2
 	idx=$((idx + 1))
 	setup "$grp" "insmod relay_bench $*" bench_load "$@" run_id=$((RUN + idx)) || return 1
-	case "$drain" in
-	after) setup "$grp" "relay-drain -a" drain_start -a || { bench_unload; return 1; } ;;
-	live) setup "$grp" "relay-drain" drain_start || { bench_unload; return 1; } ;;
-	slow) setup "$grp" "relay-drain -w -s 3000" drain_start -w -s 3000 || { bench_unload; return 1; } ;;
-	esac
+	if [ "$drain" = live ]; then
+		setup "$grp" "relaytrace record" rec_start || { bench_unload; return 1; }
+	fi
 	bench_run &
-	rpid=$!
+	brun=$!
+	if [ "$drain" = slow ]; then
+		while [ "$(cat $T/dropped)" = 0 ] && [ "$(cat $T/state)" != stopped ]; do usleep 1000; done
+		setup "$grp" "relaytrace record, once $(cat $T/dropped) records were dropped" rec_start ||
+			{ wait $brun; bench_unload; return 1; }
+	fi
 }
 
-# end_run DESC: wait for the run and its reader, print its R and D lines.
+# end_run DESC: wait for the run and its reader, verify what it read,
+# print its R and D lines.
 end_run() {
-	wait $rpid
+	wait $brun
 	rrc=$?
-	drain_wait >/tmp/drain.msg || echo "# $(cat /tmp/drain.msg)"
+	if [ "$drain" = after ]; then
+		rec_dump >/tmp/rec.msg || echo "# $(cat /tmp/rec.msg)"
+	else
+		rec_wait >/tmp/rec.msg || echo "# $(cat /tmp/rec.msg)"
+	fi
+	verify "$(param run_id)" >/tmp/verify.msg || echo "# $(cat /tmp/verify.msg)"
 	d=after
 	[ "$drain" = after ] || d=live
 	emit_run "$idx" q=s rep=1 drain=$d dcpu=- "$(param_line)"
@@ -99,21 +111,24 @@ concurrent() {
 	c1=$!
 	ctl b &
 	c2=$!
-	wait $rpid
+	wait $brun
 	rrc=$?
 	rm -f /tmp/ctl.run
 	wait $c1 $c2
 	iters=$(( $(cat /tmp/ctl.a) + $(cat /tmp/ctl.b) ))
-	kill $dpid 2>/dev/null
-	wait $dpid 2>/dev/null
-	dpid=
+	# relaytrace ended when it first saw the trace stopped; or ends now.
+	kill $rpid 2>/dev/null
+	wait $rpid 2>/dev/null
+	rpid=
 	echo "# concurrent control: $iters start/rewind/read/stop iterations from 2 processes"
 	check "concurrent control: the run completes ($iters control iterations)" [ $rrc = 0 -a $iters -gt 0 ]
+	# The flight buffers keep what the writers wrote after relaytrace ended.
 	printf start >$T/state 2>/dev/null
 	exec 3<$T/state 4<$T/trace0
 	bench_unload
 	check "cleanup with trace0 and state held open: module unloaded" [ ! -e $D/relay_bench ]
-	refused "cleanup with files held open: reading trace0 fails" sh -c 'cat <&4 >/dev/null'
+	check "cleanup with files held open: trace0 reads the rest of its buffer (tracefs keeps it)" \
+		sh -c '[ $(cat <&4 | wc -c) -gt 0 ]'
 	refused "cleanup with files held open: reading state fails" sh -c 'cat <&3 >/dev/null'
 	exec 3<&- 4<&-
 }
@@ -140,15 +155,15 @@ hotplug() {
 	bench_unload
 }
 
-# --- 4. a drainer too slow on purpose --------------------------------------
-# It reads nothing until the trace's dropped file counts drops (-w), so the
-# buffers overflow by construction, not because the host is fast enough.
+# --- 4. a reader too late on purpose ----------------------------------------
+# It starts only once the trace's dropped file counts drops, so the buffers
+# overflow by construction, not because the host is fast enough.
 slow() {
 	for mode in percpu global; do
 		run_bench "slow $mode" slow mode=$mode flight=0 writers=4 rec_size=16 subbuf_size=4096 \
 			n_subbufs=4 duration_ms=500 || continue
-		end_run "$mode non-flight, slow drainer (reads once records were dropped, 3 ms pause after each read)"
-		check "slow drainer, $mode: records were dropped (the drainer lagged)" [ "$(param res_dropped)" -gt 0 ]
+		end_run "$mode non-flight, late reader (starts once records were dropped)"
+		check "late reader, $mode: records were dropped (the reader lagged)" [ "$(param res_dropped)" -gt 0 ]
 		bench_unload
 	done
 }
@@ -156,19 +171,18 @@ slow() {
 # --- 5. flight recorder read after stop: the newest records; rewind --------
 flight() {
 	for mode in global percpu; do
-		rm -f /tmp/dump1.* /tmp/dump2.*
+		rm -rf /tmp/dump1 /tmp/dump2
 		run_bench "flight $mode" after mode=$mode flight=1 writers=4 rec_size=64 subbuf_size=4096 \
 			n_subbufs=4 duration_ms=300 || continue
 		end_run "$mode flight, read after stop (strict: the host checks each writer's newest records)"
 		# Rewind twice, keeping what is read each time: the same bytes.
 		for k in 1 2; do
-			setup "flight $mode" "rewind $k" sh -c "printf 1 >$T/rewind" || break
-			setup "flight $mode" "relay-drain -a -o /tmp/dump$k." drain_start -a -o /tmp/dump$k. || break
-			drain_wait >/dev/null
+			setup "flight $mode" "relaytrace dump --rewind $k" \
+				/extra/relaytrace dump --rewind -o /tmp/dump$k $N || break
 		done
 		same=1
-		for f in /tmp/dump1.*; do cmp -s "$f" "/tmp/dump2.${f#/tmp/dump1.}" || same=0; done
-		bytes=$(cat /tmp/dump1.* | wc -c)
+		for f in /tmp/dump1/trace*; do cmp -s "$f" "/tmp/dump2/${f#/tmp/dump1/}" || same=0; done
+		bytes=$(cat /tmp/dump1/trace* | wc -c)
 		check "flight $mode: rewound twice, the same $bytes bytes are read again, file by file" [ $same = 1 -a $bytes -gt 0 ]
 		bench_unload
 	done
@@ -183,13 +197,13 @@ live_flight() {
 	bench_unload
 }
 
-# --- 7. permissions for the drainer ------------------------------------------
+# --- 7. permissions for the reader --------------------------------------------
 permissions() {
 	setup permissions "insmod relay_bench" bench_load || return
-	mount -o remount,mode=755 $D
-	su -s /bin/sh nobody -c "/extra/relay-drain -i 1 $T" >/dev/null 2>/tmp/nobody.err
-	check "relay-drain as user nobody fails, saying why" grep -q 'Permission denied' /tmp/nobody.err
-	mount -o remount,mode=700 $D
+	mount -o remount,mode=755 $TRACEFS
+	su -s /bin/sh nobody -c "/extra/relaytrace record -w 1 -o /tmp/nobody $N" >/dev/null 2>/tmp/nobody.err
+	check "relaytrace as user nobody fails, saying why" grep -q 'needs root' /tmp/nobody.err
+	mount -o remount,mode=700 $TRACEFS
 	bench_unload
 }
 

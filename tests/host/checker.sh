@@ -1,26 +1,28 @@
 #!/bin/bash
 # The accounting checker must reject every broken stream, naming the fault.
-# tests/host/fake-trace.c writes the files of a stopped trace with one
-# fault injected, relay-drain reads and checks them as it does in the
-# guest, and report.py check (bench-user/report/accounting.py) gives the
-# verdict, which must name the fault -- and pass the same streams unbroken.
+# tests/host/fake-trace.c writes a recording of a stopped trace, as
+# relaytrace does, with one fault injected, bench-verify checks it as it
+# does in the guest, and report.py check (bench-user/report/accounting.py)
+# gives the verdict, which must name the fault -- and pass the same streams
+# unbroken.
 set -eu -o pipefail
 . "$(dirname "$0")/../lib/host.sh"
 cd "$TOP"
 
-if ! out=$(make -s -C bench-user/guest relay-drain 2>&1 &&
+if ! out=$(make -s -C bench-user/guest bench-verify 2>&1 &&
 	   gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$work/fake-trace" tests/host/fake-trace.c 2>&1); then
-	not_ok "checker: relay-drain and fake-trace build with -Wall -Wextra -Werror" "$out"
+	not_ok "checker: bench-verify and fake-trace build with -Wall -Wextra -Werror" "$out"
 	exit 0
 fi
 
-# verdict FAULT MODE FLIGHT: the checker's output on one fake trace.
+# verdict FAULT MODE FLIGHT [BENCH-VERIFY OPTION...]: the checker's output
+# on one fake trace.
 verdict() {
 	local d=$work/$1-$2-$3 r fl=
 	mkdir -p "$d"
 	[ "$3" = 1 ] && fl=-f
 	r=$("$work/fake-trace" -o "$d" -m "$2" $fl -F "$1")
-	bench-user/guest/relay-drain -i 4242 -r 64 -a "$d" >"$d/drain.txt" 2>"$d/drain.err" || true
+	bench-user/guest/bench-verify -i 4242 -r 64 -d "${@:4}" "$d" >"$d/drain.txt" 2>"$d/drain.err" || true
 	{ echo "R idx=1 q=a rep=1 drain=after $r"; sed 's/^/D idx=1 /' "$d/drain.txt"; } >"$d/guest.out"
 	rc=0
 	python3 bench-user/report/report.py check --json "$d/guest.out" >"$d/verdict.json" 2>"$d/verdict.err" || rc=$?
@@ -72,24 +74,33 @@ split percpu 0 module a writer's records in two streams
 split percpu 1 module a flight dump with a writer's records in two streams
 EOF2
 
-# relay-drain's own errors name what failed.
+# A recording of several runs (a bisection's steps): the records of the
+# runs -x names are expected there, not stale.
+verdict stale percpu 0 -x 4243
+if [ "$rc" = 0 ] && [ "$(field by_run.0.verdict)" = ok ]; then
+	ok "checker: a record of another run that bench-verify -x names is expected, not stale"
+else
+	mapfile -t lines < <(field by_run.0.violations)
+	not_ok "checker: a record of another run that bench-verify -x names is expected" "status $rc" "${lines[@]}"
+fi
+
+# bench-verify's own errors name what failed.
 expect_error() {	# expect_error DESC PATTERN ARGS...
 	local desc=$1 pat=$2 rc=0 msg
 	shift 2
-	msg=$(bench-user/guest/relay-drain "$@" 2>&1 >/dev/null) || rc=$?
+	msg=$(bench-user/guest/bench-verify "$@" 2>&1 >/dev/null) || rc=$?
 	if [ "$rc" != 0 ] && grep -q -- "$pat" <<<"$msg"; then
-		ok "relay-drain: $desc"
+		ok "bench-verify: $desc"
 	else
-		not_ok "relay-drain: $desc" "status $rc, message: $msg"
+		not_ok "bench-verify: $desc" "status $rc, message: $msg"
 	fi
 }
-expect_error "a missing trace is named, with the reason" \
-	"$work/nonexistent is not a readable trace.*No such file or directory" -i 1 "$work/nonexistent"
-expect_error "a run identifier is required" "usage: relay-drain -i RUN_ID" "$work"
+expect_error "a missing recording is named, with the reason" \
+	"$work/nonexistent/info: No such file or directory" -i 1 "$work/nonexistent"
+expect_error "a run identifier is required" "usage: bench-verify -i RUN_ID" "$work"
 expect_error "a record size that is not a multiple of 4 is refused" "record size 18" -i 1 -r 18 "$work"
 mkdir -p "$work/t"
-echo 100 >"$work/t/sub_size"
-expect_error "a sub-buffer size that is not a multiple of the record size" \
-	"not a multiple of the record size" -i 1 -r 64 "$work/t"
-echo 4096 >"$work/t/sub_size"
-expect_error "a trace without trace0" "cannot open $work/t/trace0" -i 1 "$work/t"
+echo "trace=x" >"$work/t/info"
+expect_error "a folder that is no relaytrace recording" "names no buffers" -i 1 "$work/t"
+printf 'buffers=0\n' >"$work/t/info"
+expect_error "a recording without trace0" "$work/t/trace0: No such file or directory" -i 1 "$work/t"

@@ -6,10 +6,10 @@
  * Usage: fake-trace -o DIR [-m percpu|global] [-f] [-w WRITERS] [-n RECORDS]
  *                   [-s SIZE] [-F FAULT]
  *
- * Writes DIR/trace0..traceN, DIR/sub_size and DIR/state ("stopped"), as a
- * relay_bench run of WRITERS writers of RECORDS records each would leave
- * them, and prints on stdout the results the module would report, as
- * KEY=VALUE words of an R line.  The records are built with the layout
+ * Writes DIR/trace0..traceN and DIR/info, as relaytrace records a
+ * relay_bench run of WRITERS writers of RECORDS records each, and prints
+ * on stdout the results the module would report, as KEY=VALUE words of
+ * an R line.  The records are built with the layout
  * of bench-module/uapi/relay_bench.h, as the module builds them.
  *
  * FAULT is one of:
@@ -188,9 +188,17 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "trace%d", f);
 		write_file(dir, name, st[f].buf, st[f].len);
 	}
-	snprintf(name, sizeof(name), "%u\n", size * 64);
-	write_file(dir, "sub_size", name, strlen(name));
-	write_file(dir, "state", "stopped\n", 8);
+	{
+		char info[512];
+		int n = snprintf(info, sizeof(info), "trace=relay_bench/run\nbuffers=");
+
+		for (int f = 0; f < nfiles; f++)
+			n += snprintf(info + n, sizeof(info) - n, "%s%d", f ? " " : "", f);
+		n += snprintf(info + n, sizeof(info) - n,
+			      "\nstart_mono_ns=1000\nend_mono_ns=2001000\ncpu_user_ns=3000000\n"
+			      "cpu_sys_ns=1000000\nend=stopped\n");
+		write_file(dir, "info", info, n);
+	}
 
 	/* A flight buffer big enough for every record of its stream. */
 	printf("mode=%s flight=%d writers=%d rec_size=%u subbuf_size=%u n_subbufs=%d run_id=%d",

@@ -12,11 +12,11 @@ defs=$(grep -rln 'struct relay_bench_rec *{' --include=*.c --include=*.h --inclu
 	not_ok "layout: struct relay_bench_rec is defined in $H only" "defined in: $defs"
 
 missing=
-for f in bench-module/relay_bench.c bench-user/guest/reader.h tests/host/fake-trace.c; do
+for f in bench-module/relay_bench.c bench-user/guest/bench-verify.c tests/host/fake-trace.c; do
 	grep -q 'include ".*uapi/relay_bench.h"' "$f" || missing="$missing $f"
 done
-[ -z "$missing" ] && ok "layout: the module, the drainer and the test generator include $H" ||
-	not_ok "layout: the module, the drainer and the test generator include $H" "missing in:$missing"
+[ -z "$missing" ] && ok "layout: the module, the checker and the test generator include $H" ||
+	not_ok "layout: the module, the checker and the test generator include $H" "missing in:$missing"
 
 # No other reader decodes records by hand (struct formats, offsets).
 hand=$(grep -rnE 'struct\.(un)?pack|"<[HIQBhiqb]{3,}"|0xbe7c' --include=*.py --include=*.sh --include=*.c bench-user tests bench-module 2>/dev/null |

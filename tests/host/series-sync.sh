@@ -7,7 +7,7 @@ cd "$TOP"
 out=$(tests/series-sync 2>&1) && ok "series in step: $(tail -1 <<<"$out")" ||
 	{ mapfile -t lines < <(head -20 <<<"$out"); not_ok "series in step" "${lines[@]}"; }
 cp -r patches "$work/patches"
-sed -i 's/^+#define TRACE_PRINTF_MAX	512/+#define TRACE_PRINTF_MAX	256/' "$work/patches/6.1/"0006-*.patch
+sed -i 's/^+#define TRACE_PRINTF_MAX	512/+#define TRACE_PRINTF_MAX	256/' "$work/patches/6.1/"0010-*.patch
 rc=0
 out=$(tests/series-sync --patches "$work/patches" 2>&1) || rc=$?
 [ "$rc" = 1 ] && grep -q 'TRACE_PRINTF_MAX' <<<"$out" &&

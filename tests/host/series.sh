@@ -21,8 +21,10 @@ grep -q '^Subject: \[PATCH 0*/'"$total"'\] .' 0000-cover-letter.patch &&
 	! grep -q '\*\*\* SUBJECT HERE \*\*\*\|\*\*\* BLURB HERE \*\*\*' 0000-cover-letter.patch &&
 	ok "series $KERNEL: cover letter is written" || not_ok "series $KERNEL: cover letter is written"
 
-# A pristine copy of the files the series modifies.
-files=$(cat $series | sed -n 's|^--- a/||p' | sort -u)
+# A pristine copy of the files the series modifies (not those it creates,
+# which later patches of it may modify too).
+created=$(cat $series | awk '/^--- \/dev\/null/ { getline; sub(/^\+\+\+ b\//, ""); print }' | sort -u)
+files=$(cat $series | sed -n 's|^--- a/||p' | sort -u | comm -23 - <(echo "$created"))
 members=$(for f in $files; do echo "$KPKG/$f"; done)
 tar -C "$work" -xf "$KSRC_TARBALL" $members
 mkdir -p "$work/am"

@@ -89,7 +89,7 @@ vm=$(modinfo -F vermagic tests/module/trace_test.ko 2>/dev/null | cut -d' ' -f1)
 
 rc=0
 vm/run --quiet --timeout 120 --add tests/module/trace_test.ko --output "$work/out" -- \
-	sh -c 'insmod /extra/trace_test.ko && cat /sys/kernel/debug/relay_trace_test/t/state' \
+	sh -c 'insmod /extra/trace_test.ko && cat /sys/kernel/tracing/relay/relay_trace_test/t/state' \
 	>/dev/null 2>&1 || rc=$?
 [ "$rc" = 0 ] && grep -qx 'trace not started' "$work/out" &&
 	ok "vm/run --add some.ko -- insmod /extra/some.ko" ||

@@ -49,3 +49,33 @@ vm_test() {
 		--meta "$OUT/$name.boot" "$@" >/dev/null 2>"$OUT/$name.err" || rc=$?
 	return 0
 }
+
+# relaytrace_bin: the path of relaytrace, the series' consumer, built for
+# the guest (make relaytrace); built now if it is not up to date.
+relaytrace_bin() {
+	build_relaytrace
+}
+
+# functional_adds: set FUNCTIONAL_ADD to the vm/run --add arguments of the
+# functional tests and relaytrace's (tests/guest/functional.sh,
+# relaytrace.sh, lockdown.sh and what they need).
+functional_adds() {
+	FUNCTIONAL_ADD=(--add tests/module/trace_test.ko --add "$KOBJ/samples/relay_trace/fork_trace.ko"
+		--add tests/guest/functional.sh --add tests/guest/relaytrace.sh --add tests/guest/lockdown.sh
+		--add tests/guest/ktap.sh --add tests/guest/pollwait --add tests/guest/ufstall
+		--add "$(relaytrace_bin)")
+}
+
+# ktap_docs FILE STATUS PREFIX...: FILE holds one KTAP document per guest
+# script the boot ran, in order ("TAP version" starts each); each is read
+# as ktap does, under its PREFIX, from FILE.1, FILE.2...
+ktap_docs() {
+	local file=$1 st=$2 i=0 p
+	shift 2
+	rm -f "$file".[0-9]*
+	[ -f "$file" ] && awk -v f="$file" '/^K?TAP version/ { n++ } n { print > (f "." n) }' "$file"
+	for p in "$@"; do
+		i=$((i + 1))
+		ktap "$p" "$file.$i" "$st"
+	done
+}

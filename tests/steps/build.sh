@@ -6,7 +6,8 @@ vm/deps
 vm/build-kernel
 build_modules tests/module
 build_modules bench-module
-make -s -C bench-user/guest relay-drain || die "relay-drain does not build"
+make -s -C bench-user/guest bench-verify || die "bench-verify does not build"
+build_relaytrace >/dev/null
 make -s -C tests/guest || die "tests/guest does not build"
 echo
 echo "relay_trace tests: $KPKG $(kpkg_version), series $(series_hash), $KNAME kernel" \

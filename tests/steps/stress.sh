@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/step.sh"
 vm_test stress --kunit --smp 4 \
 	--add tests/module/trace_test.ko --add bench-module/relay_bench.ko \
-	--add bench-user/guest/relay-drain --add bench-user/guest/lib.sh \
+	--add "$(relaytrace_bin)" --add bench-user/guest/bench-verify --add bench-user/guest/lib.sh \
 	--add tests/guest/ctlfuzz --add tests/guest/stress.sh --add tests/guest/ktap.sh \
 	-- sh /extra/stress.sh
 ktap stress "$OUT/stress.out" "$rc"
