@@ -53,15 +53,35 @@ progress() {
 # bisect: question (b).  One module load, one trace kept running across
 # the steps (keep_running=1), one relaytrace reading all of them: each
 # step is a run at an aggregate rate (rate= per writer), with a run_id of
-# its own, that prints an R line "idx=S parent=IDX step=K" (S counts on
-# after the plan's runs).  The first steps check that lo is lossless and
-# hi is not, moving them (by 4x, four times at most) if not; then the
-# rate between them (geometric middle) is run, and replaces lo or hi,
-# until hi / lo <= 1 + tol/100.  Once the trace is stopped and relaytrace
-# has read everything, each step's records are verified, and printed as
-# its D lines.
+# its own (the plan keeps a range of ids for a bisection's steps), that
+# prints an R line "idx=S parent=IDX step=K" (S counts on after the plan's
+# runs).  The first steps check that lo is lossless and hi is not, moving
+# them (by 4x, four times at most) if not; then the rate between them
+# (geometric middle) is run, and replaces lo or hi, until hi / lo <= 1 +
+# tol/100.  A step starts once relaytrace has recorded every record of
+# the one before: a backlog is no step's.  A step that fails ends the
+# bisection.  Once the trace is stopped and relaytrace has read
+# everything, every step's records are verified, in one pass, and printed
+# as its D lines.
 step_idx=
-step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1
+# isqrt N: the integer square root of N (busybox awk has no sqrt).
+isqrt() {
+	x=$1 y=$(( ($1 + 1) / 2 ))
+	while [ "$y" -lt "$x" ]; do
+		x=$y y=$(( (y + $1 / y) / 2 ))
+	done
+	echo "$x"
+}
+# recorded: the bytes relaytrace has written so far.
+recorded() {
+	cat $REC/trace* 2>/dev/null | wc -c
+}
+step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
+	if [ "$k" -ge 63 ]; then	# the run ids plan.py left it
+		echo "E idx=$step_idx 63 steps and not converged; the bisection ends"
+		failed=1
+		return
+	fi
 	k=$((k + 1))
 	step_idx=$((step_idx + 1))
 	echo $(( ($1 + w - 1) / w )) >$P/rate
@@ -74,49 +94,67 @@ step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1
 		"attempted=$(param res_attempted) ok=$(param res_ok) refused=$(param res_failed)" \
 		"ns=$(param res_ns) last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
 		"trace_refused=$(param res_refused) hist=$(param res_hist)"
-	[ $src = 0 ] || echo "E idx=$step_idx the run failed ($src)"
 	progress "$idx.$k" "q=b mode=$p_mode writers=$w reader=${h_reader:-auto} rate=$1"
-	steps="$steps $step_idx:$(param run_id)"
-	ids="$ids${ids:+,}$(param run_id)"
+	steps="$steps $(param run_id):$step_idx"
+	if [ $src != 0 ]; then
+		echo "E idx=$step_idx the run failed ($src); the bisection ends"
+		failed=1
+		return
+	fi
 	lossy=$(param res_failed | tr ',' '\n' | awk '{ s += $1 } END { print (s > 0) ? 1 : 0 }')
+	want=$((want + $(param res_ok | tr ',' '\n' | awk '{ s += $1 } END { print s }') * p_rec_size))
+	t=0
+	while [ "$(recorded)" -lt "$want" ] && [ $t -lt 300 ]; do usleep 100000; t=$((t + 1)); done
+	if [ "$(recorded)" -lt "$want" ]; then
+		echo "E idx=$step_idx relaytrace recorded $(recorded) of $want bytes in 30 s; the bisection ends"
+		failed=1
+	fi
 }
 bisect() {
 	lo=${h_bisect%%:*} rest=${h_bisect#*:}
 	hi=${rest%%:*} tol=${rest#*:}
-	w=${p_writers:-1} base=${p_run_id:-1} k=0 steps= ids= lossy=
+	w=${p_writers:-1} base=${p_run_id:-1} k=0 steps= lossy= failed= want=0
 	rec_start $(reader_opt) || { echo "E idx=$idx relaytrace did not start: $(cat /tmp/rec.txt)"; return 1; }
 	n=0
 	step "$lo"
-	while [ "$lossy" = 1 ] && [ $n -lt 4 ]; do
+	while [ -z "$failed" ] && [ "$lossy" = 1 ] && [ $n -lt 4 ] && [ $((lo / 4)) -ge "$w" ]; do
 		hi=$lo lo=$((lo / 4)) n=$((n + 1))
 		step "$lo"
 	done
 	lo_ok=$((1 - lossy))
 	hi_lossy=1
-	if [ $lo_ok = 1 ] && [ $n = 0 ]; then
+	if [ -z "$failed" ] && [ $lo_ok = 1 ] && [ $n = 0 ]; then
 		step "$hi"
-		while [ "$lossy" = 0 ] && [ $n -lt 4 ]; do
+		while [ -z "$failed" ] && [ "$lossy" = 0 ] && [ $n -lt 4 ]; do
 			lo=$hi hi=$((hi * 4)) n=$((n + 1))
 			step "$hi"
 		done
 		hi_lossy=$lossy
 	fi
-	while [ $lo_ok = 1 ] && [ "$hi_lossy" = 1 ] && [ $((hi * 100)) -gt $((lo * (100 + tol))) ]; do
-		mid=$(awk -v a="$lo" -v b="$hi" 'BEGIN { printf "%d", sqrt(a * b) }')
+	while [ -z "$failed" ] && [ $lo_ok = 1 ] && [ "$hi_lossy" = 1 ] &&
+	      [ $((hi * 100)) -gt $((lo * (100 + tol))) ]; do
+		mid=$(isqrt $((lo * hi)))
+		[ "$mid" -gt "$lo" ] && [ "$mid" -lt "$hi" ] || break
 		step "$mid"
 		if [ "$lossy" = 0 ]; then lo=$mid; else hi=$mid; fi
 	done
 	echo stop >$T/state
-	rec_wait >/tmp/rec.msg || echo "E idx=$idx $(cat /tmp/rec.msg)"
-	for s in $steps; do
-		others=$(echo "$ids" | tr ',' '\n' | grep -vx "${s#*:}" | paste -sd, -)
-		if verify "${s#*:}" "$others" >/tmp/verify.msg; then
-			emit_reader "${s%%:*}"
-		else
-			echo "E idx=${s%%:*} $(cat /tmp/verify.msg)"
-		fi
-	done
-	rm -f /tmp/drain.txt
+	if ! rec_wait >/tmp/rec.msg; then
+		for s in $steps; do echo "E idx=${s#*:} $(cat /tmp/rec.msg)"; done
+		failed=1
+	fi
+	ids=$(for s in $steps; do printf '%s,' "${s%%:*}"; done)
+	map=$(for s in $steps; do printf '%s ' "$s"; done)
+	if verify "${ids%,}" >/tmp/verify.msg; then
+		# One block per run, "run ID" first: its lines are its step's.
+		awk -v map="$map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); m[b[1]] = b[2] } }
+			$1 == "run" { cur = m[$2]; next } { print "D idx=" cur " " $0 }' /tmp/drain.txt
+	else
+		for s in $steps; do echo "E idx=${s#*:} $(cat /tmp/verify.msg)"; done
+		failed=1
+	fi
+	rm -rf $REC /tmp/drain.txt /tmp/rec.msg /tmp/verify.msg /tmp/verify.err
+	[ -z "$failed" ]
 }
 
 emit_meta

@@ -40,6 +40,7 @@ def run_row(run, v, host_cpus):
         "rate": int(run.get("rate", 0)), "offered": int(run.get("rate", 0)) * writers,
         "drain": run.get("drain", "-"), "dcpu": run.get("dcpu", "-"),
         "reader": run.get("reader", "-"), "parent": int(run.get("parent", 0)),
+        "bisect": run.get("bisect", ""),
         "step": int(run.get("step", 0)),
         "verdict": v.verdict, "records_checked": v.records,
         "attempted": att_total, "ok": ok_total, "refused": sum(refused),

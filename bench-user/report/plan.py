@@ -5,7 +5,13 @@ recorded seed, after one warm-up run.
 import random
 from pathlib import Path
 
+from runfmt import max_run_id
+
 REQUIRED = ("sizes", "writers", "subbuf_size")
+# The module's largest run id, and the top of the ids of runs that are
+# not bisections: the upper half is the bisections'.
+RUN_MAX = max_run_id()
+RUNS_TOP = RUN_MAX // 2
 
 
 def read_conf(path):
@@ -66,7 +72,11 @@ def runs(conf):
         # steps: bench-user/guest/bench.sh), with each reader of
         # relaytrace, b.reps times.
         size, dur = _one(conf, "b.size"), _one(conf, "b.duration_ms")
-        bisect = ":".join(_one(conf, k) for k in ("b.lo", "b.hi", "b.tol"))
+        lo, hi, tol = (_one(conf, k) for k in ("b.lo", "b.hi", "b.tol"))
+        if not all(v.isdigit() for v in (lo, hi, tol)) or not 0 < int(lo) < int(hi) or int(tol) < 1:
+            raise ValueError(f"b.lo = {lo}, b.hi = {hi}, b.tol = {tol}: want integers, "
+                             "0 < b.lo < b.hi and b.tol >= 1 (percent)")
+        bisect = f"{lo}:{hi}:{tol}"
         for mode in conf["b.modes"]:
             for w in writers:
                 for reader in conf.get("b.readers", ["mmap", "read"]):
@@ -115,7 +125,13 @@ def plan(conf_path, seed, ab=False):
              + ("two warm-ups, then every run with build a and build b of relay_bench.ko, "
                 "in adjacent pairs" if ab else "a warm-up")]
     for i, (h, p) in enumerate(todo, 1):
-        run_id = (seed * 1000 + i) % 0xfffffe + 1
+        # Run ids 1..RUNS_TOP for runs, and above it 64 for each
+        # bisection: its steps use base+1..base+63 (bench.sh), none of
+        # them another run's.
+        if "bisect" in h:
+            run_id = RUNS_TOP + 1 + (i * 64) % (RUN_MAX - RUNS_TOP - 63)
+        else:
+            run_id = (seed * 1000 + i) % RUNS_TOP + 1
         hw = " ".join(f"{k}={v}" for k, v in {"idx": i, "of": len(todo), **h}.items())
         pw = " ".join(f"{k}={v}" for k, v in {**p, "run_id": run_id}.items())
         lines.append(f"{hw} | {pw}")

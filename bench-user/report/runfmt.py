@@ -80,6 +80,12 @@ def d_line_keys(header=UAPI):
 D_KEYS = d_line_keys()
 
 
+def max_run_id(header=UAPI):
+    """The largest run id a record can carry (RELAY_BENCH_MAX_RUN)."""
+    m = re.search(r"#define\s+RELAY_BENCH_MAX_RUN\s+(0x[0-9a-fA-F]+|\d+)", Path(header).read_text())
+    return int(m.group(1), 0)
+
+
 def kv(words):
     """KEY=VALUE words as a dict; a word without '=' is an error."""
     d = {}

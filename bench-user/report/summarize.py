@@ -70,6 +70,11 @@ def verdict_lines(v):
            f"flight read live: {v['runs_figures_only']} runs, figures only"]
     for r in fails[:20]:
         out.append(f"  FAIL run {r['idx']} {r['config']}: " + "; ".join(x["text"] for x in r["violations"]))
+    b = v.get("bisections")
+    if b and b["count"]:
+        out.append(f"bisections (b): {b['count']}, {b['steps']} steps; ended: "
+                   + ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in b["by_status"].items() if n)
+                   + f"; steps at rate 0 (unlimited): {b['zero_rate_steps']} (must be 0)")
     out += [f"  ERROR {e}" for e in v["errors"]]
     if v["runs"]["missing"]:
         out.append(f"  ERROR {v['runs']['missing']} of {v['runs']['planned']} runs did not complete")
@@ -98,6 +103,7 @@ def main(d, no_history=False):
     write_bench_txt(d / "bench.txt", meta, {i: run for i, run in out.runs.items() if run["q"] != "w"}, rows)
     conditions.write(d, meta)
     verdict = accounting.folder_verdict(out, verdicts, planned=planned)
+    verdict["bisections"] = tables.bisection_summary(rows)
     (d / "verdict.json").write_text(json.dumps(verdict, indent=1) + "\n")
 
     sizes = sorted({r["size"] for r in rows if r["q"] == "a"} or {r["size"] for r in rows})

@@ -30,26 +30,31 @@ rt() { $RT "$@" >/tmp/rt.out 2>&1; rc=$?; }
 has() { grep -q "$1" /tmp/rt.out || { echo "# no '$1' in:"; show /tmp/rt.out; return 1; }; }
 key() { sed -n "s/^$2=//p" "$1/info"; }
 
-# The records of a recording, as "buffer cpu seq number" lines, from
-# relaytrace report --json, in the report's order (merged by time).
+# The records of a recording, as "cpu seq number" lines, from relaytrace
+# report --json, in the report's order (merged by time).
 records() {
 	$RT report --json "$1" | awk -F'[:,"]+' '/"ts"/ {
+		for (k in v) delete v[k]
 		for (i = 1; i < NF; i++) v[$i] = $(i + 1)
 		n = v["text"]; sub(/\\n$/, "", n); sub(/^0+/, "", n)
 		print v["cpu"], v["seq"], n + 0 }'
 }
 
-# check_exact DIR WRITTEN: DIR holds exactly the records written, WRITTEN
-# of them: each once, in order within its buffer (numbers and sequence
-# numbers going up).
+# exact DIR WRITTEN [NUMBERED]: DIR holds exactly the records written,
+# WRITTEN of them, each numbered below NUMBERED (WRITTEN: a refused write
+# takes a number too): each once, in order within its buffer (numbers and
+# sequence numbers going up, and no "backwards" event in the report).
 exact() {
 	records "$1" >/tmp/recs
-	sort -n -k3 /tmp/recs | awk -v want="$2" '
-		{ if ($3 == prev && NR > 1) dup++; prev = $3 }
-		END { if (NR != want || dup) { print "# " NR " records, " dup + 0 " twice; want " want; exit 1 } }' &&
+	sort -n -k3 /tmp/recs | awk -v want="$2" -v top="${3:-$2}" '
+		{ if ($3 == prev && NR > 1) dup++; prev = $3; if ($3 + 0 >= top + 0) out++ }
+		END { if (NR != want || dup || out) {
+			print "# " NR " records, " dup + 0 " twice, " out + 0 " numbered " top " or more; want " want
+			exit 1 } }' &&
 	awk '{ if (($1 in n) && ($3 + 0 <= n[$1] || $2 + 0 <= s[$1])) { print "# CPU " $1 ": " $3 " after " n[$1]; bad = 1 }
 	       n[$1] = $3 + 0; s[$1] = $2 + 0 }
-	     END { exit bad }' /tmp/recs
+	     END { exit bad }' /tmp/recs &&
+	! $RT report --json "$1" | grep -q '"event":"backwards"'
 }
 
 # --- list, start, stop, status ------------------------------------------
@@ -131,7 +136,7 @@ record_modes() {
 		check "record --$m: 38 of 110 records written per buffer, 72 dropped" \
 			eq "$written $failed" "$((38 * ncpu)) $((72 * ncpu))"
 		check "record --$m: every record written is there once, in order per buffer" \
-			exact /tmp/rec-$m "$written"
+			exact /tmp/rec-$m "$written" "$((written + failed))"
 		check "record --$m: info says the mode, and the drops before and after" \
 			eq "$(key /tmp/rec-$m mode) $(key /tmp/rec-$m dropped_start) $(key /tmp/rec-$m dropped_end)" \
 			"$m $failed $failed"

@@ -122,7 +122,9 @@ concurrent() {
 	rpid=
 	echo "# concurrent control: $iters start/rewind/read/stop iterations from 2 processes"
 	check "concurrent control: the run completes ($iters control iterations)" [ $rrc = 0 -a $iters -gt 0 ]
-	# The flight buffers keep what the writers wrote after relaytrace ended.
+	# Rewound, the flight buffers give again all they hold, whatever
+	# relaytrace had consumed.
+	printf 1 >$T/rewind 2>/dev/null
 	printf start >$T/state 2>/dev/null
 	exec 3<$T/state 4<$T/trace0
 	bench_unload

@@ -83,6 +83,14 @@ else
 	mapfile -t lines < <(field by_run.0.violations)
 	not_ok "checker: a record of another run that bench-verify -x names is expected" "status $rc" "${lines[@]}"
 fi
+# ... and only those: -x naming another run leaves the record stale.
+verdict stale percpu 0 -x 4244
+if [ "$rc" = 1 ] && [ "$(field violations_by_class.stale)" -gt 0 ]; then
+	ok "checker: a record of a run that bench-verify -x does not name is still stale"
+else
+	mapfile -t lines < <(field by_run.0.violations)
+	not_ok "checker: a record of a run that bench-verify -x does not name is stale" "status $rc" "${lines[@]}"
+fi
 
 # bench-verify's own errors name what failed.
 expect_error() {	# expect_error DESC PATTERN ARGS...

@@ -17,3 +17,13 @@ else
 		"${lines[@]}" "$(grep -a '^  FAIL' "$OUT/bench/report.txt" 2>/dev/null | head -5)" "log: $OUT/bench-host.txt"
 fi
 benchfmt_check "$OUT/bench/bench.txt" "$(field "$V" runs.counted)" "q mode flight writers size" "ns/ok ok/s drop-frac"
+# (b): every bisection ended with a bracket -- converged, or at a limit --
+# and no step ran unlimited (rate 0), all from verdict.json's data.
+b() { field "$V" "bisections.$1"; }
+if [ "$(b count)" = 2 ] && [ "$(b by_status.not_converged)" = 0 ] && [ "$(b zero_rate_steps)" = 0 ] &&
+	[ "$(b all_verified)" = True ]; then
+	result ok "bench: 2 bisections (b) in $(b steps) steps ended: $(b by_status.converged) converged, $(b by_status.writers_limit) at the writers' limit, $(b by_status.no_lossless) with no lossless rate; no step at rate 0"
+else
+	result fail "bench: 2 bisections (b), each converged or at a limit, no step at rate 0" \
+		"count $(b count), not converged $(b by_status.not_converged), steps at rate 0 $(b zero_rate_steps), all verified $(b all_verified)"
+fi
