@@ -72,9 +72,10 @@ isqrt() {
 	done
 	echo "$x"
 }
-# recorded: the bytes relaytrace has written so far.
+# recorded: the bytes relaytrace has written so far (the files' sizes: a
+# bisection's recording grows to tens of MB, too much to read each time).
 recorded() {
-	cat $REC/trace* 2>/dev/null | wc -c
+	stat -c %s $REC/trace* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
 }
 step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
 	if [ "$k" -ge 63 ]; then	# the run ids plan.py left it
