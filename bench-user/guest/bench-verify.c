@@ -76,9 +76,10 @@ static unsigned int parse_runs(const char *opt, char *arg, __u32 *list)
 {
 	unsigned int n = 0;
 	char *tok, *end;
-	unsigned long v;
 
 	for (tok = arg; *tok; tok = *end ? end + 1 : end) {
+		unsigned long v;
+
 		if (n == MAX_RUNS) {
 			fprintf(stderr, "bench-verify: %s: more than %d runs\n", opt, MAX_RUNS);
 			exit(2);
@@ -155,13 +156,13 @@ static void check_file(struct relay_bench_fstats *fs, const unsigned char *p,
 {
 	unsigned int i;
 	size_t off;
-	int r;
 
 	for (i = 0; i < n_runs; i++)
 		fs[i].bytes += len;
 	for (off = 0; off + size <= len; off += size) {
 		const struct relay_bench_rec *h = (const void *)(p + off);
 		__u32 run = RELAY_BENCH_TAG_RUN(h->tag);
+		int r;
 
 		(*all)++;
 		r = find(runs, n_runs, run);
