@@ -13,7 +13,7 @@ set -u
 . /extra/ktap.sh
 D=/sys/kernel/debug
 P=/sys/module/trace_test/parameters
-ROOT=$D/relay_trace_test
+ROOT=/sys/kernel/tracing/relay/relay_trace_test
 
 fatal() { not_ok "set-up: $1"; ktap_done "fault injection"; exit 1; }
 
@@ -26,6 +26,8 @@ echo N >$D/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$D/fail_page_alloc/min-order
 [ -w /proc/self/fail-nth ] || fatal "/proc/self/fail-nth is missing (CONFIG_FAULT_INJECTION)"
 out=$(insmod /extra/trace_test.ko 2>&1) || fatal "insmod trace_test.ko failed: $out"
+# Where a trace's directory is: the checks for one left behind look there.
+check "fault injection: trace_test's trace is at $ROOT/t, where the checks look" [ -d $ROOT/t ]
 
 n=0 injected=0 enomem=0 passed=0 other=0 stray=0 bad=
 while :; do
@@ -63,7 +65,7 @@ echo "# fault injection: $injected faults injected one at a time into the path o
 check "fault injection: faults were injected into trace_setup() ($(cat $P/fi_setup_null) of them made it return NULL)" \
 	[ "$(cat $P/fi_setup_null)" -gt 0 ]
 check "fault injection: every failed call returned ENOMEM, the documented error" [ $other = 0 ]
-check "fault injection: no failure left a directory behind in debugfs" [ $stray = 0 ]
+check "fault injection: no failure left a directory behind in tracefs" [ $stray = 0 ]
 check "fault injection: a call with no fault still works" [ "$left" != 0 -a "${what:-}" = ok ]
 fi_ok=$(cat $P/fi_ok)
 check "fault injection: trace_test completed exactly the calls that reported success ($fi_ok = $passed + 1)" \
