@@ -271,27 +271,36 @@ show() { sed 's/^/# /' "$1"; }
 # that sees the data only when the timeout expires was not woken either).
 poller_ready() { grep -q '^polling' /tmp/pw.out && asleep $1; }
 poller_ready_or_ended() { poller_ready $1 || ended $1; }
+# start_poller DESC POLLWAIT-ARGS...: pollwait in the background as $pw,
+# output in /tmp/pw.out; "ok DESC" once it sleeps in poll(2), else
+# "not ok DESC", the trace unloaded, and a failure returned.
+start_poller() {
+	desc=$1
+	shift
+	/extra/pollwait "$@" >/tmp/pw.out 2>&1 &
+	pw=$!
+	wait_until 20 poller_ready_or_ended $pw
+	if poller_ready $pw; then
+		ok "$desc"
+		return 0
+	fi
+	not_ok "$desc" "pollwait is $(pstate $pw), not asleep in poll(2); its output:"
+	show /tmp/pw.out
+	kill $pw 2>/dev/null
+	wait $pw
+	unload
+	return 1
+}
 rewind_poll() {
 	load flags=3 subbuf_size=90 n_subbufs=4
 	wr $T/state start
 	echo 100 >$P/emit
 	wr $T/state stop
-	/extra/pollwait --drain --read --timeout 20 $T/trace0 >/tmp/pw.out 2>&1 &
-	pw=$!
-	wait_until 20 poller_ready_or_ended $pw
-	if ! poller_ready $pw; then
-		not_ok "rewind wakes poll: a poll(2) on the drained trace0 sleeps" \
-			"pollwait is $(pstate $pw), not asleep in poll(2); its output:"
-		show /tmp/pw.out
-		kill $pw 2>/dev/null
-		wait $pw
-		unload
-		return
-	fi
+	start_poller "rewind wakes poll: a poll(2) on the drained trace0 sleeps" \
+		--drain --read --timeout 20 $T/trace0 || return
 	drained=$(sed -n 's/^drained \([0-9]*\) bytes$/\1/p' /tmp/pw.out)
 	check "rewind wakes poll: trace0 read(2) until it returned 0 gave the 30 records kept" \
 		eq "$drained" 270
-	ok "rewind wakes poll: a poll(2) on the drained trace0 sleeps"
 	check "rewind wakes poll: rewind succeeds while a reader sleeps in poll(2)" wr $T/rewind 1
 	wait $pw
 	rc=$?
@@ -316,19 +325,8 @@ rewind_poll() {
 cleanup_poll() {
 	load flags=1
 	wr $T/state start
-	/extra/pollwait --timeout 20 $T/trace0 >/tmp/pw.out 2>&1 &
-	pw=$!
-	wait_until 20 poller_ready_or_ended $pw
-	if ! poller_ready $pw; then
-		not_ok "cleanup wakes poll: a poll(2) on an idle trace0 sleeps" \
-			"pollwait is $(pstate $pw), not asleep in poll(2); its output:"
-		show /tmp/pw.out
-		kill $pw 2>/dev/null
-		wait $pw
-		unload
-		return
-	fi
-	ok "cleanup wakes poll: a poll(2) on an idle trace0 sleeps"
+	start_poller "cleanup wakes poll: a poll(2) on an idle trace0 sleeps" \
+		--timeout 20 $T/trace0 || return
 	unload
 	wait $pw
 	if grep -q '^revents.*POLLERR' /tmp/pw.out && ! grep -q '^timeout' /tmp/pw.out; then
