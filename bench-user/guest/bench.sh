@@ -105,9 +105,9 @@ step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
 	lossy=$(param res_failed | tr ',' '\n' | awk '{ s += $1 } END { print (s > 0) ? 1 : 0 }')
 	want=$((want + $(param res_ok | tr ',' '\n' | awk '{ s += $1 } END { print s }') * p_rec_size))
 	t=0
-	while [ "$(recorded)" -lt "$want" ] && [ $t -lt 300 ]; do usleep 100000; t=$((t + 1)); done
-	if [ "$(recorded)" -lt "$want" ]; then
-		echo "E idx=$step_idx relaytrace recorded $(recorded) of $want bytes in 30 s; the bisection ends"
+	while got=$(recorded); [ "$got" -lt "$want" ] && [ $t -lt 300 ]; do usleep 100000; t=$((t + 1)); done
+	if [ "$got" -lt "$want" ]; then
+		echo "E idx=$step_idx relaytrace recorded $got of $want bytes in 30 s; the bisection ends"
 		failed=1
 	fi
 }
