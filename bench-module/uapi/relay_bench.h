@@ -195,4 +195,17 @@ static inline void relay_bench_check(struct relay_bench_fstats *fs, __u32 run,
 	(unsigned long long)(fs)->torn, (unsigned long long)(fs)->bad, \
 	(unsigned long long)(fs)->partial
 
+/*
+ * What bench-verify --text read of a tool's text of the tracepoint
+ * (trace-cmd report, perf script): per stream (a CPU), and once for all
+ * (stream=-1): lines, event lines, lines it could not parse (all only),
+ * event lines whose hex disagrees with len=, event lines that repeat the
+ * bytes of the stream's event before (a record the tool delivered twice,
+ * which relay_bench_check_rec() counts as backwards), the tool's loss
+ * markers, the events they count lost, and the markers without a count.
+ */
+#define RELAY_BENCH_TEXT_FMT \
+	"text stream=%d lines=%llu events=%llu unparsed=%llu badlen=%llu " \
+	"dups=%llu markers=%llu lost=%llu lost_unknown=%llu\n"
+
 #endif /* _UAPI_RELAY_BENCH_H */
