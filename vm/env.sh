@@ -39,7 +39,9 @@ SERIES_EXTRA=
 FRAGS="$TOP/vm/config/base.fragment"
 [ -f "$TOP/vm/config/base-$KERNEL.fragment" ] && FRAGS="$FRAGS $TOP/vm/config/base-$KERNEL.fragment"
 case "$KVARIANT" in
-'') ;;
+# The test kernel also carries what the benchmark's peers need (trace-cmd,
+# perf, BPF: vm/config/peers.fragment); the other variants do not.
+'') FRAGS="$FRAGS $TOP/vm/config/peers.fragment" ;;
 debug|kcsan) FRAGS="$FRAGS $TOP/vm/config/$KVARIANT.fragment" ;;
 nopatch1) KSRC=$KDIR_BASE/src-nopatch1/$KPKG; SERIES_EXTRA=$TOP/tests/patch1/revert.diff ;;
 # The series with one fix undone (make test-fixes): FIX_DIFF names the
