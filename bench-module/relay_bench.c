@@ -2,11 +2,18 @@
 /*
  * relay_bench - measure the relay_trace write path, and check every record
  *
- * Sets up one trace, /sys/kernel/tracing/relay/relay_bench/run/, per-CPU or global
- * (mode=percpu, mode=global), flight or not (flight=); or, as a peer in
- * the same boot, an ftrace ring buffer (mode=ftrace: per-CPU, overwrite,
- * ring_buffer_lock_reserve() + ring_buffer_unlock_commit()); or nothing
- * (mode=none: the floor, everything but the write).
+ * What the writers write through is a variant (mode=), one entry of
+ * bench_variants[] below: one trace, /sys/kernel/tracing/relay/relay_bench/run/,
+ * per-CPU or global (mode=percpu, mode=global), flight or not (flight=);
+ * or, as peers in the same boot, an ftrace ring buffer called directly
+ * (mode=ftrace: per-CPU, overwrite, ring_buffer_lock_reserve() +
+ * ring_buffer_unlock_commit()), or the module's tracepoint
+ * (mode=event: relay_bench:relay_bench_rec, relay_bench_trace.h), which
+ * records whatever user space attached to it: an ftrace instance, a BPF
+ * program, perf, LTTng; or nothing (mode=none: the floor, everything but
+ * the write).  A variant is its setup and teardown, its start and stop,
+ * its write loop and its loss counters, as a benchmark of
+ * tools/testing/selftests/bpf/bench.h is; adding one is adding an entry.
  *
  * Writing 1 to /sys/module/relay_bench/parameters/run runs one kthread
  * bound to each of CPUs 0..writers-1, released together, each writing
@@ -24,6 +31,10 @@
  * from all of them, so that a reader can check each record by content.
  * One write in 2^sample_shift is timed alone, into a log-scale histogram
  * of per-write latency (res_hist).
+ *
+ * A tracepoint returns nothing: in mode=event the module counts attempts
+ * only (res_ok and res_failed stay 0), and what was recorded or lost
+ * comes from the counters of the system attached to it.
  *
  * In mode=ftrace no user-space reader can see the ring buffer, so the
  * module checks it itself after the run, with the same code bench-verify
@@ -48,6 +59,9 @@
 
 #include "uapi/relay_bench.h"
 
+#define CREATE_TRACE_POINTS
+#include "relay_bench_trace.h"
+
 #define BENCH_MAX_W		RELAY_BENCH_MAX_WRITERS
 #define BENCH_BATCH		64	/* writes between clock and stop checks */
 #define BENCH_MAX_BURST		1024	/* writes at once when rate-limited */
@@ -56,7 +70,7 @@
 
 static char *mode = "percpu";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "percpu, global, ftrace (ring buffer peer) or none (the floor)");
+MODULE_PARM_DESC(mode, "a variant: percpu, global, ftrace (ring buffer), event (the tracepoint) or none (the floor)");
 
 static bool flight;
 module_param(flight, bool, 0444);
@@ -149,15 +163,39 @@ struct bench_writer {
 	struct relay_bench_rec *rec;
 };
 
-enum bench_mode { BENCH_TRACE, BENCH_FTRACE, BENCH_NONE };
+/*
+ * A variant: what the writers write through.  @batch writes @n records
+ * (bench_loop() with the variant's write inlined: one indirect call per
+ * batch, none per write) and returns false at a refused write with
+ * stop_on_drop; @setup allocates at module load, @start and @stop bracket
+ * each run, @counters reads the variant's own loss counters, @check
+ * checks what it stored, when no user-space reader can.
+ */
+struct bench_variant {
+	const char *name;
+	int flight;		/* BENCH_FLIGHT_*: which flight= it takes */
+	unsigned int max_rec;	/* the largest rec_size it takes (0: any) */
+	int (*setup)(u32 flags);
+	void (*teardown)(void);
+	int (*start)(void);
+	void (*stop)(void);
+	bool (*batch)(struct bench_writer *w, u64 n);
+	void (*counters)(long *dropped, long *refused);
+	void (*check)(void);
+};
 
-static enum bench_mode bench_mode;
+enum { BENCH_FLIGHT_ANY, BENCH_FLIGHT_ONLY, BENCH_FLIGHT_NEVER };
+
+/* What a write returns when it has no result of its own (a tracepoint). */
+#define BENCH_NO_RESULT	1
+
+static const struct bench_variant *variant;
 static struct trace_info *trace;
 static struct trace_buffer *rb;
 static struct bench_writer *bw;
 static atomic_t ready;
 static u64 run_start;
-/* The trace's counters when the run started. */
+/* The variant's loss counters when the run started. */
 static long dropped0, refused0;
 static DECLARE_COMPLETION(go);
 static DEFINE_MUTEX(run_lock);
@@ -175,25 +213,215 @@ static inline void bench_rb_commit(struct ring_buffer_event *ev)
 #endif
 }
 
-static __always_inline int bench_write(const void *rec)
+/*
+ * The write loop of every variant: @n records, each built, written with
+ * @write (a constant at each call site, so inlined) and counted.  Returns
+ * false if a refused write ends the run (stop_on_drop).
+ */
+static __always_inline bool bench_loop(struct bench_writer *w, u64 n,
+				       int (*write)(const void *rec))
+{
+	struct bench_result *res = &w->res;
+	struct relay_bench_rec *h = w->rec;
+	u32 *payload = (u32 *)(h + 1);
+	u32 nwords = (rec_size - RELAY_BENCH_HDR_SIZE) / 4;
+	u64 sample_mask = (1ULL << sample_shift) - 1;
+	u64 start = READ_ONCE(run_start);
+	u64 i, t;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		h->seq = res->attempted;
+		h->ok = res->ok;
+		t = trace_clock_local();
+		h->ts = t > start ? t - start : 0;
+		memset32(payload, relay_bench_mix(h), nwords);
+		if (!(res->attempted & sample_mask)) {
+			t = trace_clock_local();
+			ret = write(h);
+			res->hist[relay_bench_hist_bucket(trace_clock_local() - t)]++;
+		} else {
+			ret = write(h);
+		}
+		res->attempted++;
+		if (likely(!ret)) {
+			res->ok++;
+			res->last_ts = h->ts;
+		} else if (ret != BENCH_NO_RESULT) {
+			res->failed++;
+			if (stop_on_drop)
+				return false;
+		}
+	}
+	return true;
+}
+
+/* mode=percpu, mode=global: relay_trace. */
+static __always_inline int trace_variant_write(const void *rec)
+{
+	return trace_write(trace, rec, rec_size);
+}
+
+static bool trace_variant_batch(struct bench_writer *w, u64 n)
+{
+	return bench_loop(w, n, trace_variant_write);
+}
+
+static int trace_variant_setup(u32 flags)
+{
+	trace = trace_setup("relay_bench", "run", subbuf_size, n_subbufs, flags);
+	if (!trace) {
+		pr_err("trace_setup failed\n");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int percpu_setup(u32 flags)
+{
+	return trace_variant_setup(flags);
+}
+
+static int global_setup(u32 flags)
+{
+	return trace_variant_setup(flags | TRACE_GLOBAL_CHANNEL);
+}
+
+static void trace_variant_teardown(void)
+{
+	trace_cleanup(trace);
+	trace = NULL;
+}
+
+static int trace_variant_start(void)
+{
+	/* The stress tests start and stop the trace from user space too. */
+	int ret = trace_start(trace);
+
+	return ret == -EBUSY ? 0 : ret;
+}
+
+static void trace_variant_stop(void)
+{
+	if (!keep_running)
+		trace_stop(trace);
+}
+
+static void trace_variant_counters(long *dropped, long *refused)
+{
+	*dropped = atomic_long_read(&trace->dropped);
+	*refused = atomic_long_read(&trace->refused);
+}
+
+/* mode=ftrace: the ftrace ring buffer, called directly. */
+static __always_inline int rb_variant_write(const void *rec)
 {
 	struct ring_buffer_event *ev;
 
-	switch (bench_mode) {
-	case BENCH_TRACE:
-		return trace_write(trace, rec, rec_size);
-	case BENCH_FTRACE:
-		ev = ring_buffer_lock_reserve(rb, rec_size);
-		if (!ev)
-			return -ENOSPC;
-		memcpy(ring_buffer_event_data(ev), rec, rec_size);
-		bench_rb_commit(ev);
-		return 0;
-	default:
-		barrier();
-		return 0;
-	}
+	ev = ring_buffer_lock_reserve(rb, rec_size);
+	if (!ev)
+		return -ENOSPC;
+	memcpy(ring_buffer_event_data(ev), rec, rec_size);
+	bench_rb_commit(ev);
+	return 0;
 }
+
+static bool rb_variant_batch(struct bench_writer *w, u64 n)
+{
+	return bench_loop(w, n, rb_variant_write);
+}
+
+static int rb_variant_setup(u32 flags)
+{
+	rb = ring_buffer_alloc((unsigned long)subbuf_size * n_subbufs,
+			       RB_FL_OVERWRITE);
+	if (!rb) {
+		pr_err("ring_buffer_alloc failed\n");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void rb_variant_teardown(void)
+{
+	if (rb)
+		ring_buffer_free(rb);
+	rb = NULL;
+}
+
+static int rb_variant_start(void)
+{
+	ring_buffer_reset(rb);
+	ring_buffer_record_on(rb);
+	return 0;
+}
+
+static void rb_variant_stop(void)
+{
+	ring_buffer_record_off(rb);
+}
+
+static void rb_variant_check(void);
+
+/*
+ * mode=event: the tracepoint.  Whatever is attached to it records; when
+ * nothing is, this is the cost of a disabled tracepoint.
+ */
+static __always_inline int event_variant_write(const void *rec)
+{
+	trace_relay_bench_rec(rec, rec_size);
+	return BENCH_NO_RESULT;
+}
+
+static bool event_variant_batch(struct bench_writer *w, u64 n)
+{
+	return bench_loop(w, n, event_variant_write);
+}
+
+/* mode=none: everything but the write. */
+static __always_inline int none_variant_write(const void *rec)
+{
+	barrier();
+	return 0;
+}
+
+static bool none_variant_batch(struct bench_writer *w, u64 n)
+{
+	return bench_loop(w, n, none_variant_write);
+}
+
+static const struct bench_variant bench_variants[] = {
+	{
+		.name = "percpu", .flight = BENCH_FLIGHT_ANY,
+		.setup = percpu_setup, .teardown = trace_variant_teardown,
+		.start = trace_variant_start, .stop = trace_variant_stop,
+		.batch = trace_variant_batch,
+		.counters = trace_variant_counters,
+	}, {
+		.name = "global", .flight = BENCH_FLIGHT_ANY,
+		.setup = global_setup, .teardown = trace_variant_teardown,
+		.start = trace_variant_start, .stop = trace_variant_stop,
+		.batch = trace_variant_batch,
+		.counters = trace_variant_counters,
+	}, {
+		.name = "ftrace", .flight = BENCH_FLIGHT_ONLY,
+		.setup = rb_variant_setup, .teardown = rb_variant_teardown,
+		.start = rb_variant_start, .stop = rb_variant_stop,
+		.batch = rb_variant_batch, .check = rb_variant_check,
+	}, {
+		/*
+		 * What records the tracepoint does not all take more: perf
+		 * warns above PERF_MAX_TRACE_SIZE, ftrace refuses an event
+		 * larger than a page uncounted, the BPF peer reserves at most
+		 * 4 KiB, and trace's hex of it is cut short.
+		 */
+		.name = "event", .flight = BENCH_FLIGHT_NEVER, .max_rec = 1024,
+		.batch = event_variant_batch,
+	}, {
+		.name = "none", .flight = BENCH_FLIGHT_NEVER,
+		.batch = none_variant_batch,
+	},
+};
 
 /* Sleep until @until (trace_clock_local() time), if it is far enough. */
 static void bench_sleep_until(u64 now, u64 until)
@@ -212,14 +440,9 @@ static int bench_writer_fn(void *data)
 {
 	struct bench_writer *w = data;
 	struct bench_result *res = &w->res;
-	struct relay_bench_rec *h = w->rec;
-	u32 *payload = (u32 *)(h + 1);
-	u32 nwords = (rec_size - RELAY_BENCH_HDR_SIZE) / 4;
-	u64 sample_mask = (1ULL << sample_shift) - 1;
-	u64 start, deadline, now, n, i, t;
-	int ret;
+	u64 start, deadline, now, n;
 
-	h->tag = RELAY_BENCH_TAG(run_id, w->cpu);
+	w->rec->tag = RELAY_BENCH_TAG(run_id, w->cpu);
 	atomic_inc(&ready);
 	wait_for_completion(&go);
 
@@ -241,29 +464,8 @@ static int bench_writer_fn(void *data)
 			}
 			n = min_t(u64, due - res->attempted, BENCH_MAX_BURST);
 		}
-		for (i = 0; i < n; i++) {
-			h->seq = res->attempted;
-			h->ok = res->ok;
-			t = trace_clock_local();
-			h->ts = t > start ? t - start : 0;
-			memset32(payload, relay_bench_mix(h), nwords);
-			if (!(res->attempted & sample_mask)) {
-				t = trace_clock_local();
-				ret = bench_write(h);
-				res->hist[relay_bench_hist_bucket(trace_clock_local() - t)]++;
-			} else {
-				ret = bench_write(h);
-			}
-			res->attempted++;
-			if (likely(!ret)) {
-				res->ok++;
-				res->last_ts = h->ts;
-			} else {
-				res->failed++;
-				if (stop_on_drop)
-					goto out;
-			}
-		}
+		if (!variant->batch(w, n))
+			goto out;
 		cond_resched();
 	}
 out:
@@ -283,7 +485,7 @@ out:
  * Check the ring buffer's records, oldest first, one stream per CPU, with
  * the code bench-verify uses for relay files; print its lines to res_check.
  */
-static void bench_check_rb(void)
+static void rb_variant_check(void)
 {
 	struct relay_bench_fstats *fs;
 	struct ring_buffer_event *ev;
@@ -337,10 +539,17 @@ static void bench_collect(void)
 			res_hist[b] += r->hist[b];
 	}
 	n_res = writers;
-	res_dropped = trace ? atomic_long_read(&trace->dropped) - dropped0 : 0;
-	res_refused = trace ? atomic_long_read(&trace->refused) - refused0 : 0;
-	if (bench_mode == BENCH_FTRACE)
-		bench_check_rb();
+	res_dropped = 0;
+	res_refused = 0;
+	if (variant->counters) {
+		long dropped, refused;
+
+		variant->counters(&dropped, &refused);
+		res_dropped = dropped - dropped0;
+		res_refused = refused - refused0;
+	}
+	if (variant->check)
+		variant->check();
 }
 
 static int bench_run(void)
@@ -360,18 +569,12 @@ static int bench_run(void)
 	atomic_set(&ready, 0);
 	reinit_completion(&go);
 
-	if (trace) {
-		dropped0 = atomic_long_read(&trace->dropped);
-		refused0 = atomic_long_read(&trace->refused);
-		/* The stress tests start and stop the trace from user space too. */
-		ret = trace_start(trace);
-		if (ret && ret != -EBUSY)
+	if (variant->counters)
+		variant->counters(&dropped0, &refused0);
+	if (variant->start) {
+		ret = variant->start();
+		if (ret)
 			return ret;
-		ret = 0;
-	}
-	if (rb) {
-		ring_buffer_reset(rb);
-		ring_buffer_record_on(rb);
 	}
 
 	for (i = 0; i < writers; i++) {
@@ -391,10 +594,8 @@ static int bench_run(void)
 	for (i = 0; i < writers && tasks[i]; i++)
 		wait_for_completion(&bw[i].done);
 
-	if (trace && !keep_running)
-		trace_stop(trace);
-	if (rb)
-		ring_buffer_record_off(rb);
+	if (variant->stop)
+		variant->stop();
 	for (i = 0; i < writers; i++)
 		if (tasks[i])
 			kthread_stop(tasks[i]);
@@ -458,11 +659,8 @@ static void bench_free(void)
 {
 	unsigned int i;
 
-	trace_cleanup(trace);
-	trace = NULL;
-	if (rb)
-		ring_buffer_free(rb);
-	rb = NULL;
+	if (variant && variant->teardown)
+		variant->teardown();
 	for (i = 0; bw && i < writers; i++)
 		kfree(bw[i].rec);
 	kfree(bw);
@@ -481,22 +679,25 @@ static int __init relay_bench_init(void)
 	if (!run_id)
 		run_id = (get_random_u32() & RELAY_BENCH_MAX_RUN) | 1;
 
-	if (!strcmp(mode, "percpu")) {
-		bench_mode = BENCH_TRACE;
-	} else if (!strcmp(mode, "global")) {
-		bench_mode = BENCH_TRACE;
-		flags |= TRACE_GLOBAL_CHANNEL;
-	} else if (!strcmp(mode, "ftrace")) {
-		bench_mode = BENCH_FTRACE;
-		if (!flight) {
-			pr_err("mode=ftrace is the overwrite ring buffer: needs flight=1\n");
-			return -EINVAL;
-		}
-	} else if (!strcmp(mode, "none")) {
-		bench_mode = BENCH_NONE;
-	} else {
-		pr_err("mode must be percpu, global, ftrace or none, not '%s'\n",
+	for (i = 0; i < ARRAY_SIZE(bench_variants); i++)
+		if (!strcmp(mode, bench_variants[i].name))
+			variant = &bench_variants[i];
+	if (!variant) {
+		pr_err("mode=%s: not a variant (percpu, global, ftrace, event, none)\n",
 		       mode);
+		return -EINVAL;
+	}
+	if (variant->flight == BENCH_FLIGHT_ONLY && !flight) {
+		pr_err("mode=%s overwrites: needs flight=1\n", mode);
+		return -EINVAL;
+	}
+	if (variant->flight == BENCH_FLIGHT_NEVER && flight) {
+		pr_err("mode=%s has no flight mode: flight=0\n", mode);
+		return -EINVAL;
+	}
+	if (variant->max_rec && rec_size > variant->max_rec) {
+		pr_err("mode=%s takes records of at most %u bytes, not %u\n",
+		       mode, variant->max_rec, rec_size);
 		return -EINVAL;
 	}
 
@@ -510,19 +711,13 @@ static int __init relay_bench_init(void)
 			goto nomem;
 	}
 
-	if (bench_mode == BENCH_TRACE) {
-		trace = trace_setup("relay_bench", "run", subbuf_size,
-				    n_subbufs, flags);
-		if (!trace) {
-			pr_err("trace_setup failed\n");
-			goto nomem;
-		}
-	} else if (bench_mode == BENCH_FTRACE) {
-		rb = ring_buffer_alloc((unsigned long)subbuf_size * n_subbufs,
-				       RB_FL_OVERWRITE);
-		if (!rb) {
-			pr_err("ring_buffer_alloc failed\n");
-			goto nomem;
+	if (variant->setup) {
+		ret = variant->setup(flags);
+		if (ret) {
+			/* A failed setup leaves nothing to tear down. */
+			variant = NULL;
+			bench_free();
+			return ret;
 		}
 	}
 	return 0;

@@ -16,8 +16,18 @@
 # steps instead of one run: see bisect() below.  ko=a or ko=b (make
 # bench-ab) loads /extra/relay_bench-a.ko or -b.ko instead.  The R line
 # repeats the whole line's words, which the host checks against runs.txt.
+#
+# A peer's line (peer=SYSTEM[:LAYOUT], with variant=) sets up that system
+# around the module's tracepoint (mode=event) instead of a trace, with the
+# same buffer memory per CPU as relay's (subbuf_size x n_subbufs): drain=
+# after records with nothing reading and reads once the writers stopped,
+# drain=live runs the system's own consumer (peers.sh: trace-cmd,
+# bench-ringbuf, perf) while they write.  Its R line adds the system's
+# loss counter per writer's CPU (peer_lost) and its consumer's CPU time
+# (peer_cpu_us).
 set -u
 . /extra/lib.sh
+. /extra/peers.sh
 
 # words PREFIX WORD...: each KEY=VALUE word as the variable PREFIX_KEY
 # (a KEY that is not a shell name is refused).
@@ -48,6 +58,17 @@ progress() {
 		for (i = 1; i <= n; i++) { s += a[i]; t += c[i]; if (b[i] > m) m = b[i] }
 		printf "%s ... %.2f M ok/s, %d of %d writes refused\n", tag,
 			m ? s / m * 1000 : 0, t - s, t }'
+}
+
+# peer_progress IDX TAG: the same for a peer, whose writes return nothing:
+# its attempts, and what its system counted lost.
+peer_progress() {
+	awk -v lost="$(echo "$peer_keys" | sed 's/ .*//; s/^peer_lost=//')" -v ns="$(param res_ns)" \
+	    -v att="$(param res_attempted)" -v tag="[$1/${h_of:-?}] $2" 'BEGIN {
+		n = split(att, c, ","); split(ns, b, ","); split(lost, l, ",")
+		for (i = 1; i <= n; i++) { t += c[i]; if (b[i] > m) m = b[i] }
+		for (i in l) x += l[i]
+		printf "%s ... %.2f M attempts/s, %d of %d counted lost\n", tag, m ? t / m * 1000 : 0, x, t }'
 }
 
 # bisect: question (b).  One module load, one trace kept running across
@@ -111,24 +132,94 @@ step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
 		failed=1
 	fi
 }
+# peer_once HOW: one run of a peer (HOW: live or after), its facts in
+# $PEER_OUT, its loss and consumer's CPU in $peer_keys, errors in $errs.
+PEER_OUT=/tmp/peer.txt
+peer_once() {
+	rid=$(param run_id)
+	pbytes=$((p_subbuf_size * p_n_subbufs))
+	: >$PEER_OUT
+	rm -f /tmp/drain.txt
+	if peer_begin "$h_peer" "$1" "$rid" "$p_rec_size" "$p_writers" "$pbytes" >>$PEER_OUT 2>&1; then
+		bench_run || errs="$errs; the run failed"
+		peer_end "$h_peer" "$1" "$rid" "$p_rec_size" "$p_writers" >>$PEER_OUT 2>&1 ||
+			errs="$errs; $h_peer failed"
+	else
+		errs="$errs; $h_peer did not start"
+		peer_end "$h_peer" "$1" "$rid" "$p_rec_size" "$p_writers" >/dev/null 2>&1
+	fi
+	if grep -q '^E ' $PEER_OUT; then
+		errs="$errs; $(sed -n 's/^E //p' $PEER_OUT | tr '\n' ' ')"
+	fi
+	pl=$(sed -n 's/^peer_lost=//p' $PEER_OUT | tail -1)
+	pc=$(sed -n 's/^peer_cpu_us=//p' $PEER_OUT | tail -1)
+	# One loss count per writer, and the consumer's time, or the run is
+	# not accounted for (and a bisection must not take it as lossless).
+	echo "$pl" | grep -qE "^[0-9]+(,[0-9]+){$((p_writers - 1))}\$" ||
+		errs="$errs; no loss count per writer from $h_peer (peer_lost='$pl')"
+	echo "$pc" | grep -qE '^[0-9]+$' || errs="$errs; no consumer CPU time from $h_peer"
+	peer_keys="peer_lost=$pl peer_cpu_us=${pc:-0}"
+	# The recordings, verified: out of the guest's memory.
+	rm -rf "$PEER_DIR"/tc.dat* "$PEER_DIR/perf.data" "$PEER_DIR/bpf"
+}
+
+# peer_step TOTAL_RATE: a bisection's step for a peer: a run at that rate
+# with the system's consumer, verified on its own; sets lossy (the system
+# counted a loss) or failed.
+peer_step() {
+	if [ "$k" -ge 63 ]; then
+		echo "E idx=$step_idx 63 steps and not converged; the bisection ends"
+		failed=1
+		return
+	fi
+	k=$((k + 1))
+	step_idx=$((step_idx + 1))
+	echo $(( ($1 + w - 1) / w )) >$P/rate
+	echo $((base + k)) >$P/run_id
+	errs=
+	peer_once live
+	# shellcheck disable=SC2086
+	echo "R idx=$step_idx parent=$idx step=$k $desc $(echo " $params " |
+		sed "s/ rate=[0-9]* / rate=$(param rate) /; s/ run_id=[0-9]* / run_id=$(param run_id) /")" \
+		"$peer_keys attempted=$(param res_attempted) ok=$(param res_ok) refused=$(param res_failed)" \
+		"ns=$(param res_ns) last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
+		"trace_refused=$(param res_refused) hist=$(param res_hist)"
+	emit_reader "$step_idx"
+	rm -f /tmp/drain.txt
+	peer_progress "$idx.$k" "q=b variant=$h_variant writers=$w rate=$1"
+	if [ -n "$errs" ]; then
+		echo "E idx=$step_idx ${errs#; }"
+		failed=1
+		return
+	fi
+	lossy=$(echo "$peer_keys" | sed 's/ .*//; s/^peer_lost=//' | tr ',' '\n' |
+		awk '{ s += $1 } END { print (s > 0) ? 1 : 0 }')
+}
+
 bisect() {
 	lo=${h_bisect%%:*} rest=${h_bisect#*:}
 	hi=${rest%%:*} tol=${rest#*:}
 	w=${p_writers:-1} base=${p_run_id:-1} k=0 steps= lossy= failed= want=0
-	rec_start $(reader_opt) || { echo "E idx=$idx relaytrace did not start: $(cat /tmp/rec.txt)"; return 1; }
+	# A peer's steps each run its consumer, and verify, on their own.
+	stepfn=step
+	if [ -n "${h_peer:-}" ]; then
+		stepfn=peer_step
+	else
+		rec_start $(reader_opt) || { echo "E idx=$idx relaytrace did not start: $(cat /tmp/rec.txt)"; return 1; }
+	fi
 	n=0
-	step "$lo"
+	$stepfn "$lo"
 	while [ -z "$failed" ] && [ "$lossy" = 1 ] && [ $n -lt 4 ] && [ $((lo / 4)) -ge "$w" ]; do
 		hi=$lo lo=$((lo / 4)) n=$((n + 1))
-		step "$lo"
+		$stepfn "$lo"
 	done
 	lo_ok=$((1 - lossy))
 	hi_lossy=1
 	if [ -z "$failed" ] && [ $lo_ok = 1 ] && [ $n = 0 ]; then
-		step "$hi"
+		$stepfn "$hi"
 		while [ -z "$failed" ] && [ "$lossy" = 0 ] && [ $n -lt 4 ]; do
 			lo=$hi hi=$((hi * 4)) n=$((n + 1))
-			step "$hi"
+			$stepfn "$hi"
 		done
 		hi_lossy=$lossy
 	fi
@@ -136,9 +227,10 @@ bisect() {
 	      [ $((hi * 100)) -gt $((lo * (100 + tol))) ]; do
 		mid=$(isqrt $((lo * hi)))
 		[ "$mid" -gt "$lo" ] && [ "$mid" -lt "$hi" ] || break
-		step "$mid"
+		$stepfn "$mid"
 		if [ "$lossy" = 0 ]; then lo=$mid; else hi=$mid; fi
 	done
+	[ -z "${h_peer:-}" ] || { [ -z "$failed" ]; return; }
 	echo stop >$T/state
 	if ! rec_wait >/tmp/rec.msg; then
 		for s in $steps; do echo "E idx=${s#*:} $(cat /tmp/rec.msg)"; done
@@ -164,8 +256,8 @@ while IFS= read -r line; do
 	case "$line" in ''|\#*) continue ;; esac
 	harness=${line%%|*}
 	params=${line#*|}
-	unset h_idx h_of h_q h_rep h_drain h_dcpu h_ko h_reader h_bisect \
-		p_mode p_flight p_writers p_rec_size p_rate p_run_id
+	unset h_idx h_of h_q h_rep h_drain h_dcpu h_ko h_reader h_bisect h_variant h_peer \
+		p_mode p_flight p_writers p_rec_size p_rate p_run_id p_subbuf_size p_n_subbufs
 	# shellcheck disable=SC2086
 	if ! words h $harness || ! words p $params; then
 		fail=1
@@ -189,6 +281,15 @@ while IFS= read -r line; do
 		continue
 	fi
 	errs=
+	if [ -n "${h_peer:-}" ]; then
+		peer_once "${h_drain:-live}"
+		# shellcheck disable=SC2086
+		emit_run "$idx" $desc $params $peer_keys
+		[ -z "$errs" ] || { echo "E idx=$idx ${errs#; }"; fail=1; }
+		peer_progress "$idx" "q=${h_q:-?} variant=$h_variant writers=${p_writers:-?} rec_size=${p_rec_size:-?} rep=${h_rep:-1}"
+		bench_unload || { echo "E idx=$idx rmmod failed"; fail=1; }
+		continue
+	fi
 	case "${h_drain:-none}" in
 	live) rec_start $(reader_opt) || errs="$errs; relaytrace did not start: $(cat /tmp/rec.txt)" ;;
 	esac

@@ -96,5 +96,6 @@ emit_reader() {
 emit_meta() {
 	echo "M clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
 		"cpus=$(grep -c ^processor /proc/cpuinfo) kernel=$(uname -r)" \
-		"mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)"
+		"mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
+		"bpf_jit=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo none)"
 }

@@ -31,10 +31,17 @@ flight trace read while the writers overwrite it (question c, flight
 live) gets figures instead: relay gives such a reader no consistency
 guarantee, and how often it sees records out of order or torn is what is
 measured.
+
+A peer (variants.py: a system recording the module's tracepoint) gives
+its writers no result per write: there, each writer's attempts must be
+its records read plus the system's own loss counter for its CPU
+(peer_lost), and the sequence numbers the records skip must be that
+loss -- counters and content, held against each other.
 """
 from dataclasses import dataclass, field
 
 import runfmt
+import variants
 
 CLASSES = ("hole", "phantom", "lost+phantom", "reorder", "payload", "truncated", "stale",
            "foreign", "refusals", "newest", "module")
@@ -107,9 +114,28 @@ def folder_verdict(out, verdicts, planned=None):
         "runs_figures_only": sum(r["verdict"] == "figures" for r in counted),
         "violations_by_class": {c: sum(x["class"] == c for r in counted for x in r["violations"])
                                 for c in CLASSES},
+        "by_variant": by_variant(counted),
         "errors": errors,
         "by_run": by_run,
     }
+
+
+def by_variant(counted):
+    """Per variant (variants.py; a run's config names it): its runs, how
+    many failed, the records checked by content, the records its
+    consumer gave twice (figures["duplicates"]), and the records of other
+    kinds its loss counter counted (figures["lost_other_records"])."""
+    out = {}
+    for r in counted:
+        name = r["config"].split("/")[1]
+        d = out.setdefault(name, {"runs": 0, "failed": 0, "records": 0, "duplicates": 0,
+                                  "lost_other_records": 0})
+        d["runs"] += 1
+        d["failed"] += r["verdict"] == "FAIL"
+        d["records"] += r["records"] if r["verdict"] in ("ok", "FAIL") else 0
+        d["duplicates"] += r["figures"].get("duplicates", 0)
+        d["lost_other_records"] += r["figures"].get("lost_other_records", 0)
+    return out
 
 
 def _n(d, k):
@@ -173,7 +199,8 @@ def _writer_stream(w, s, v, what):
 def check(run):
     """The verdict on one run (a runfmt.Run)."""
     att, ok, refused = run.per_writer("attempted"), run.per_writer("ok"), run.per_writer("refused")
-    mode, drain, flight = run["mode"], run.get("drain", "after"), runfmt.flight(run)
+    var = variants.of_run(run)
+    mode, drain, flight = var.name, run.get("drain", "after"), runfmt.flight(run)
     v = Verdict("ok")
     for e in run.errors:
         v.add("module", e)
@@ -182,18 +209,20 @@ def check(run):
         v.add("module", f"{nw} writers but {len(att)}/{len(ok)}/{len(refused)} results")
         v.verdict = "FAIL"
         return v
+    if not var.result:
+        return _check_peer(run, v, att, nw)
     for w in range(nw):
         if att[w] != ok[w] + refused[w]:
             v.add("module", f"writer {w}: attempted {att[w]} != ok {ok[w]} + refused {refused[w]}", writer=w)
 
-    if mode == "none":
+    if var.system == "none":
         if sum(refused):
             v.add("module", f"{sum(refused)} refusals without a write", count=sum(refused))
         v.verdict = "FAIL" if v.violations else "n/a"
         return v
 
     live_flight = flight and drain == "live"
-    has_reader = run.reader or (mode == "ftrace" and run.lines("stream"))
+    has_reader = run.reader or (var.verify == "module" and run.lines("stream"))
     if not has_reader:
         v.add("module", "no reader's summary (bench-verify did not report)")
     seen = _writers(run)
@@ -235,7 +264,7 @@ def check(run):
                 v.add("refusals", f"writer {w}: {refused[w]} refused, but the sequence numbers "
                       f"skip {skipped}", writer=w, count=skipped - refused[w])
         counted = _n(run.fields, "trace_dropped") + _n(run.fields, "trace_refused")
-        if mode != "ftrace" and sum(refused) != counted:
+        if var.verify != "module" and sum(refused) != counted:
             v.add("refusals", f"writers were refused {sum(refused)} times, the trace counted "
                   f"{run.get('trace_dropped')} dropped + {run.get('trace_refused')} refused",
                   count=counted - sum(refused))
@@ -248,7 +277,7 @@ def check(run):
 
 def _check_flight_dump(run, v, seen, ok, att, refused, nw):
     """A flight trace read after stop: each writer's newest records."""
-    mode = run["mode"]
+    mode = variants.of_run(run).name
     size = int(run["rec_size"])
     if sum(refused):
         v.add("refusals", f"{sum(refused)} writes refused by a flight trace", count=sum(refused))
@@ -294,3 +323,88 @@ def _check_flight_dump(run, v, seen, ok, att, refused, nw):
             if s["records"] != want:
                 v.add("newest", f"writer {w}: the dump holds {s['records']} records, "
                       f"its buffer keeps {want}", writer=w, count=want - s["records"])
+
+
+def _check_peer(run, v, att, nw):
+    """A peer's run: attempts = records read + the system's loss, per
+    writer, and the records' skipped sequence numbers = that loss."""
+    if "peer_lost" not in run.fields:
+        v.add("module", "no loss counter of the system (peer_lost) on the R line")
+        v.verdict = "FAIL"
+        return v
+    lost = run.per_writer("peer_lost")
+    if not run.lines("stream"):
+        v.add("module", "no reader's summary: the consumer's records were not verified")
+    seen = _writers(run)
+    # Exact repeats of a record that a consumer printed twice (perf script
+    # does, under overload): bench-verify --text counts them per stream
+    # (its text lines); the check counted each as out of order, and not
+    # as a record.  A figure, not a fault of the system under test.
+    dups = {int(t["stream"]): _n(t, "dups") for t in run.lines("text") if int(t["stream"]) >= 0}
+    v.records = sum(_n(st, "records") for st in run.lines("stream")) - sum(dups.values())
+    if sum(dups.values()):
+        v.figures["duplicates"] = sum(dups.values())
+    _stream_faults(run, v, False)
+    got = [seen[w]["records"] if w in seen else 0 for w in range(nw)]
+    skipped, back = [], {}
+    for w in range(nw):
+        s = seen.get(w)
+        if not s:
+            skipped.append(att[w])
+            continue
+        if len(s["streams"]) != 1:
+            v.add("module", f"writer {w}: records in {len(s['streams'])} streams", writer=w)
+            skipped.append(None)
+            continue
+        st = s["streams"][0]
+        back[w] = s["backwards"] - dups.get(_n(st, "stream"), 0)
+        if s["ts_back"]:
+            v.add("reorder", f"writer {w}: {s['ts_back']} timestamps earlier than the one before",
+                  writer=w, count=s["ts_back"])
+        skipped.append(_n(st, "first_seq") + s["seq_gaps"] + att[w] - 1 - _n(st, "last_seq"))
+    if len(lost) == nw:
+        pairs = [(f"writer {w}", [w]) for w in range(nw)]
+    else:
+        v.add("module", f"{nw} writers but {len(lost)} loss counters")
+        v.verdict = "FAIL"
+        return v
+    var = variants.of_run(run)
+    for who, ws in pairs:
+        a, g, lo = sum(att[w] for w in ws), sum(got[w] for w in ws), sum(lost[w] for w in ws)
+        wr = ws[0] if len(ws) == 1 else None
+        sk = sum(skipped[w] for w in ws) if None not in (skipped[w] for w in ws) else None
+        if var.loss_all_kinds and sk is not None and g + sk == a and sk <= lo:
+            # perf's PERF_RECORD_LOST counts every kind of record its
+            # buffer lost, the task and mmap records it tracks with -a
+            # too: an upper bound of the events lost.  The records must
+            # then close the count by themselves (read + skipped =
+            # attempts), every one skipped being counted lost; the
+            # excess is a figure.
+            if lo > sk:
+                v.figures["lost_other_records"] = v.figures.get("lost_other_records", 0) + lo - sk
+            lo = sk
+        closed = g + lo == a
+        if g + lo < a:
+            v.add("hole", f"{who}: {a} attempts, but {g} records read + {lo} counted lost",
+                  writer=wr, count=a - g - lo)
+        elif g + lo > a:
+            v.add("phantom", f"{who}: {a} attempts, but {g} records read + {lo} counted lost",
+                  writer=wr, count=g + lo - a)
+        if sk is not None:
+            if sk != lo:
+                closed = False
+                v.add("refusals", f"{who}: the system counted {lo} lost, the sequence numbers skip {sk}",
+                      writer=wr, count=sk - lo)
+        # A record older than the one before: out of order -- then a
+        # record is missing where it belonged, and the counts above do
+        # not close -- or, from a consumer known to repeat records (perf
+        # script, under overload: variants.py's repeats), a copy of one
+        # already read, when they do.
+        old = sum(back.get(w, 0) for w in ws)
+        if old and closed and variants.of_run(run).repeats:
+            v.figures["duplicates"] = v.figures.get("duplicates", 0) + old
+            v.records -= old
+        elif old:
+            v.add("reorder", f"{who}: {old} records older than the one before", writer=wr, count=old)
+    v.verdict = "FAIL" if v.violations else "ok"
+    return v

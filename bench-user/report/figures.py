@@ -15,17 +15,26 @@ from collections import defaultdict
 
 import latency
 import runfmt
+import variants
 
 # The kinds of question (a), in the order of the tables and plots:
-# (mode, flight, label).
-KINDS = [("percpu", 0, "relay per-CPU"), ("global", 0, "relay global"),
-         ("percpu", 1, "relay per-CPU flight"), ("global", 1, "relay global flight"),
-         ("ftrace", 1, "ftrace ring buffer"), ("none", 0, "floor (no write)")]
+# (variant, flight, label), from variants.py; the floor last.
+KINDS = sorted([(v.name, fl, v.label + (" flight" if fl and len(v.flights) > 1 else ""))
+                for fl in (0, 1) for v in variants.VARIANTS if fl in v.flights and "a" in v.questions],
+               key=lambda k: (k[0] == "none", k[1]))
 
 
 def run_row(run, v, host_cpus):
     """One run (runfmt.Run) and its verdict (accounting.Verdict) as a row."""
     att, ok, refused, ns = (run.per_writer(k) for k in ("attempted", "ok", "refused", "ns"))
+    var = variants.of_run(run)
+    if not var.result:
+        # A peer's writes return nothing: what its system stored and lost.
+        lost = run.per_writer("peer_lost") if "peer_lost" in run.fields else []
+        if len(lost) != len(att):
+            lost = [sum(lost)] + [0] * (len(att) - 1) if att else []
+        refused = lost
+        ok = [a - x for a, x in zip(att, lost)]
     hist = run.hist
     reader = run.reader or {}
     window = max(ns) if ns else 0
@@ -35,8 +44,9 @@ def run_row(run, v, host_cpus):
     readers = 1 if run.get("drain") == "live" else 0
     return {
         "idx": run.idx, "config": runfmt.config_key(run), "q": run["q"],
-        "mode": run["mode"], "flight": int(runfmt.flight(run)),
+        "mode": var.name, "flight": int(runfmt.flight(run)),
         "writers": writers, "size": int(run["rec_size"]), "rep": int(run.get("rep", 1)),
+        "buffer_per_cpu": int(run.get("subbuf_size", 0)) * int(run.get("n_subbufs", 0)),
         "rate": int(run.get("rate", 0)), "offered": int(run.get("rate", 0)) * writers,
         "drain": run.get("drain", "-"), "dcpu": run.get("dcpu", "-"),
         "reader": run.get("reader", "-"), "parent": int(run.get("parent", 0)),
@@ -53,8 +63,9 @@ def run_row(run, v, host_cpus):
         "fair_min": min(shares) * writers, "fair_max": max(shares) * writers,
         "p50": latency.percentile(hist, 0.50), "p99": latency.percentile(hist, 0.99),
         "p999": latency.percentile(hist, 0.999), "max": latency.hist_max(hist), "timed": sum(hist),
-        "drain_cpu_ms": (int(reader.get("utime_us", 0)) + int(reader.get("stime_us", 0))) / 1e3,
-        "drain_bytes": int(reader.get("bytes", 0)),
+        "drain_cpu_ms": (int(run.get("peer_cpu_us") or 0) if not var.result else
+                         int(reader.get("utime_us", 0)) + int(reader.get("stime_us", 0))) / 1e3,
+        "drain_bytes": int(reader.get("bytes", 0)) or sum(int(st.get("bytes", 0)) for st in run.lines("stream")),
         "host_bound": int(writers + readers > host_cpus),
         "live_backwards": v.figures.get("backwards", ""), "live_torn": v.figures.get("torn", ""),
         "live_records": v.figures.get("records", ""),

@@ -5,6 +5,7 @@ recorded seed, after one warm-up run.
 import random
 from pathlib import Path
 
+import variants
 from runfmt import max_run_id
 
 REQUIRED = ("sizes", "writers", "subbuf_size")
@@ -43,8 +44,21 @@ def runs(conf):
     sub = _one(conf, "subbuf_size")
     out = []
 
+    def for_variant(q, mode, key, default):
+        """A matrix value for one variant: a peer's own (Q.peer_KEY), if
+        the matrix has one, else the question's (Q.KEY) or DEFAULT."""
+        if not variants.get(mode).result and f"{q}.peer_{key}" in conf:
+            return conf[f"{q}.peer_{key}"]
+        return conf.get(f"{q}.{key}", default)
+
     def add(q, rep, drain, harness=None, **p):
-        params = {"mode": p["mode"], "flight": p.get("flight", 0),
+        v = variants.get(p["mode"])
+        if q not in v.questions:
+            raise ValueError(f"{q}.modes: variant {v.name} does not answer ({q})")
+        if v.name != v.module:
+            peer = v.system + "".join(f":{x}" for x in v.guest.values())
+            harness = {**(harness or {}), "variant": v.name, "peer": peer}
+        params = {"mode": v.module, "flight": p.get("flight", 0),
                   "writers": p["writers"], "rec_size": p["rec_size"],
                   "subbuf_size": conf.get(f"{q}.subbuf_size", [sub])[0],
                   "n_subbufs": p["n_subbufs"],
@@ -55,18 +69,19 @@ def runs(conf):
         out.append(({"q": q, "rep": rep, "drain": drain, "dcpu": "-", **(harness or {})}, params))
 
     if "a.modes" in conf:
-        reps, dur = int(_one(conf, "a.reps")), _one(conf, "a.duration_ms")
         for mode in conf["a.modes"]:
-            flights = {"ftrace": [1], "none": [0]}.get(mode, [0, 1])
-            for fl in flights:
-                for w in writers:
-                    for s in sizes:
+            v = variants.get(mode)
+            reps = int(for_variant("a", mode, "reps", None)[0])
+            dur = for_variant("a", mode, "duration_ms", None)[0]
+            for fl in v.flights:
+                for w in for_variant("a", mode, "writers", writers):
+                    for s in for_variant("a", mode, "sizes", sizes):
                         nsub = _one(conf, "a.n_subbufs_flight" if fl else "a.n_subbufs")
-                        drain = "after" if mode in ("percpu", "global") else "none"
+                        drain = "after" if v.after not in ("", "module") else "none"
                         for r in range(1, reps + 1):
                             add("a", r, drain, mode=mode, flight=fl, writers=w,
                                 rec_size=s, n_subbufs=nsub, duration_ms=dur,
-                                stop_on_drop=0 if fl else 1)
+                                stop_on_drop=0 if fl or not v.result else 1)
     if "b.modes" in conf:
         # One bisection of the lossless rate per line (the guest runs its
         # steps: bench-user/guest/bench.sh), with each reader of
@@ -78,20 +93,23 @@ def runs(conf):
                              "0 < b.lo < b.hi and b.tol >= 1 (percent)")
         bisect = f"{lo}:{hi}:{tol}"
         for mode in conf["b.modes"]:
-            for w in writers:
-                for reader in conf.get("b.readers", ["mmap", "read"]):
-                    for r in range(1, int(_one(conf, "b.reps")) + 1):
-                        add("b", r, "live", {"reader": reader, "bisect": bisect}, mode=mode,
+            for w in for_variant("b", mode, "writers", writers):
+                # relaytrace's two readers; a peer has its consumer's own.
+                rdrs = conf.get("b.readers", ["mmap", "read"]) if variants.get(mode).system == "relay" else [""]
+                for reader in rdrs:
+                    for r in range(1, int(for_variant("b", mode, "reps", None)[0]) + 1):
+                        add("b", r, "live", {**({"reader": reader} if reader else {}), "bisect": bisect}, mode=mode,
                             writers=w, rec_size=size, n_subbufs=_one(conf, "b.n_subbufs"),
-                            duration_ms=dur, keep_running=1)
+                            duration_ms=for_variant("b", mode, "duration_ms", [dur])[0], keep_running=1)
     if "c.modes" in conf:
-        dur = _one(conf, "c.duration_ms")
         for mode in conf["c.modes"]:
-            for fl in conf.get("c.flight", ["0"]):
+            dur = for_variant("c", mode, "duration_ms", None)[0]
+            for fl in [f for f in conf.get("c.flight", ["0"]) if int(f) in variants.get(mode).flights]:
                 # Flight runs give figures only: c.flight_reps of them.
-                reps = int(_one(conf, "c.flight_reps" if fl == "1" and "c.flight_reps" in conf else "c.reps"))
-                for w in writers:
-                    for s in conf.get("c.size", sizes):
+                reps = int(_one(conf, "c.flight_reps") if fl == "1" and "c.flight_reps" in conf
+                           else for_variant("c", mode, "reps", None)[0])
+                for w in for_variant("c", mode, "writers", writers):
+                    for s in for_variant("c", mode, "size", conf.get("c.size", sizes)):
                         for r in range(1, reps + 1):
                             add("c", r, "live", mode=mode,
                                 flight=int(fl), writers=w, rec_size=s,
@@ -115,7 +133,7 @@ def plan(conf_path, seed, ab=False):
         pairs = [("a", "b") if rng.random() < 0.5 else ("b", "a") for _ in todo]
         todo = [({**h, "ko": k}, p) for (h, p), ab_ in zip(todo, pairs) for k in ab_]
     # Warm-up: the first (a) configuration with the most writers.
-    warm = max((r for r in todo if r[0]["q"] == "a"), key=lambda r: int(r[1]["writers"]),
+    warm = max((r for r in todo if r[0]["q"] == "a" and "peer" not in r[0]), key=lambda r: int(r[1]["writers"]),
                default=todo[0])
     # With two builds, each gets its warm-up.
     warmups = [({**warm[0], "q": "w", "rep": 1, **({"ko": k} if ab else {})}, dict(warm[1]))

@@ -15,7 +15,11 @@ relaytrace dump; live: while they write, relaytrace record, reader=mmap
 or read, or the tool's own choice; none); dcpu, where format 1's reader
 ran ("-" now: relaytrace runs each reader on its buffer's CPU); in an
 A/B run (make bench-ab) also which build of relay_bench.ko the run loads
-(ko=a or ko=b).  Right of "|" are relay_bench.ko's module parameters,
+(ko=a or ko=b); and for a peer, the variant (variant=, variants.py),
+whose module parameter mode= is the tracepoint's, and the system the
+guest sets up around it (peer=ftrace, bpf:shared, bpf:percpu, perf:
+bench-user/guest/peers.sh).  Right of "|" are
+relay_bench.ko's module parameters,
 passed to insmod as they are.  Keys may come in any order.
 
 A line with bisect=LO:HI:TOL (question b) is a bisection of the lossless
@@ -31,7 +35,10 @@ The guest prints, on its output port (vm/run --output):
                              writer, as comma-separated lists,
                              attempted ok refused ns last_ts; the trace's
                              counters trace_dropped trace_refused; hist,
-                             the latency histogram
+                             the latency histogram; for a peer,
+                             its system's loss counter per writer's
+                             CPU (peer_lost) and its consumer's CPU
+                             time (peer_cpu_us)
     D idx=N KIND key=value   what a reader saw: KIND file, stream, writer
                              or drain, each line's keys defined once, by
                              its format string in bench-module/uapi/
@@ -50,11 +57,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import variants
+
 # The format of result folders: meta.json's "format" (absent in format 1).
 FORMAT = 2
 
 # The harness's keys of a run line.
-HARNESS = ("idx", "of", "q", "rep", "drain", "dcpu", "ko", "reader", "bisect")
+HARNESS = ("idx", "of", "q", "rep", "drain", "dcpu", "ko", "reader", "bisect", "variant", "peer")
 # Keys of a bisection's step, on its R line only, and what each sets.
 STEP_KEYS = ("parent", "step")
 STEP_SETS = ("idx", "rate", "run_id")
@@ -291,13 +300,14 @@ def split_ab(text, planned):
 
 
 def config_parts(r):
-    """A configuration, as (key, value) pairs: question, mode, flight,
-    writers, record size and, for a rate-limited run, its rate.  flight
-    is "-" where the mode has no choice (ftrace always overwrites; none
-    writes nothing)."""
-    mode = r["mode"]
-    fl = "-" if mode in ("none", "ftrace") else ("1" if flight(r) else "0")
-    parts = [("q", r["q"]), ("mode", mode), ("flight", fl), ("writers", str(r["writers"])),
+    """A configuration, as (key, value) pairs: question, variant (named
+    mode, as in format 1), flight, writers, record size and, for a
+    rate-limited run, its rate.  flight is "-" where the variant has no
+    choice (variants.py: ftrace always overwrites, none writes nothing,
+    the peers are measured without overwriting)."""
+    v = variants.of_run(r)
+    fl = "-" if len(v.flights) == 1 else ("1" if flight(r) else "0")
+    parts = [("q", r["q"]), ("mode", v.name), ("flight", fl), ("writers", str(r["writers"])),
              ("size", str(r["rec_size"]))]
     if str(r.get("rate", "0")) not in ("0", ""):
         parts.append(("rate", str(r["rate"])))

@@ -26,6 +26,7 @@ import history
 import plotdata
 import runfmt
 import tables
+import variants
 
 SUMMARY_FIGURES = ("ns_per_ok", "ok_per_s", "drop_frac", "p50", "p99", "p999", "fair_min")
 # bench.txt: (raw.csv column, unit, better, format).
@@ -70,6 +71,14 @@ def verdict_lines(v):
            f"flight read live: {v['runs_figures_only']} runs, figures only"]
     for r in fails[:20]:
         out.append(f"  FAIL run {r['idx']} {r['config']}: " + "; ".join(x["text"] for x in r["violations"]))
+    bv = v.get("by_variant", {})
+    if any(not variants.get(n).result for n in bv):
+        out.append("per variant: " + "; ".join(
+            f"{n} {d['runs']} runs, {d['failed']} failed, {d['records']} records verified by content"
+            + (f" ({d['duplicates']} given twice by its consumer, not counted)" if d["duplicates"] else "")
+            + (f" (its loss counter also counted {d['lost_other_records']} records of other kinds)"
+               if d.get("lost_other_records") else "")
+            for n, d in bv.items()))
     b = v.get("bisections")
     if b and b["count"]:
         out.append(f"bisections (b): {b['count']}, {b['steps']} steps; ended: "
@@ -104,6 +113,7 @@ def main(d, no_history=False):
     conditions.write(d, meta)
     verdict = accounting.folder_verdict(out, verdicts, planned=planned)
     verdict["bisections"] = tables.bisection_summary(rows)
+    verdict["which"] = tables.which_data(rows)
     (d / "verdict.json").write_text(json.dumps(verdict, indent=1) + "\n")
 
     sizes = sorted({r["size"] for r in rows if r["q"] == "a"} or {r["size"] for r in rows})
@@ -122,6 +132,7 @@ def main(d, no_history=False):
     lines += tables.question_a(rows, sizes, wlist, flag)
     lines += tables.question_b(rows, wlist, flag)
     lines += tables.question_c(rows, flag)
+    lines += tables.question_which(rows)
     lines += verdict_lines(verdict)
     (d / "report.txt").write_text("\n".join(lines) + "\n")
     plotdata.write_all(d, rows, conditions.plot_lines(meta))

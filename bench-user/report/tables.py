@@ -4,6 +4,7 @@ a figure dominated by host scheduling."""
 import statistics
 from collections import Counter
 
+import variants
 from figures import KINDS, cost_medians, fmt, group, median, min_med_max, ratio
 
 
@@ -31,10 +32,12 @@ def question_a(rows, sizes, wlist, flag):
            "    write (record, payload, timestamp); M ok/s: all writers' successes per second; latency:",
            "    one write in 16 timed alone (upper bound of its histogram bucket, ns); fairness: the",
            "    smallest and largest writer's share of the successes, times the writers (1 = equal).",
-           "    Median [min-max] of the runs."]
+           "    Peers (the module's tracepoint, recorded by an ftrace instance or a BPF program) have the",
+           "    same buffer memory per CPU and nothing consuming; a tracepoint returns nothing, so their",
+           "    successes are the attempts minus what the system counted lost.  Median [min-max] of the runs."]
     for size in sizes:
         out += ["", f"  {size}-byte records"]
-        out.append(f"  {'kind':22} {'w':>2} | {'ns/ok':>24} | {'above floor':>11} | {'M ok/s':>20} | "
+        out.append(f"  {'kind':26} {'w':>2} | {'ns/ok':>24} | {'above floor':>11} | {'M ok/s':>20} | "
                    f"{'p50':>6} {'p99':>6} {'p99.9':>7} {'max':>8} | {'fairness':>11} | ended@drop | checked")
         for mode, fl, label in KINDS:
             for w in wlist:
@@ -45,9 +48,12 @@ def question_a(rows, sizes, wlist, flag):
                 above = fmt(median(rs, "ns_per_ok") - floor_ns) if floor_ns is not None and mode != "none" else "-"
                 lat = [median(rs, k) for k in ("p50", "p99", "p999", "max")]
                 fair = f"{fmt(min(r['fair_min'] for r in rs), '.2f')}-{fmt(max(r['fair_max'] for r in rs), '.2f')}"
-                ended = sum(r["ended_at_drop"] for r in rs) if not fl and mode in ("percpu", "global") else "-"
+                # relay: runs whose window ended at a refused write; a peer
+                # (which cannot stop there): runs in which its system lost any.
+                ended = sum(r["ended_at_drop"] for r in rs) \
+                    if not fl and (mode in ("percpu", "global") or not variants.get(mode).result) else "-"
                 ok = "n/a" if mode == "none" else checked(rs)
-                out.append(f"  {label:22} {w:>2}{flag(w, 0)}| {cell(rs, 'ns_per_ok'):>24} | {above:>11} | "
+                out.append(f"  {label:26} {w:>2}{flag(w, 0)}| {cell(rs, 'ns_per_ok'):>24} | {above:>11} | "
                            f"{cell(rs, 'ok_per_s', '.3f', 1e-6):>20} | {fmt(lat[0], '.0f'):>6} {fmt(lat[1], '.0f'):>6} "
                            f"{fmt(lat[2], '.0f'):>7} {fmt(lat[3], '.0f'):>8} | {fair:>11} | {str(ended):>10} | {ok}")
     # Ratios within this boot.
@@ -85,6 +91,11 @@ def bisections(runs):
         nxt = min(lossy, key=lambda r: r["offered"], default=None)
         s0 = steps[0]
         drained = next((r for r in steps if r["drain_bytes"]), None)
+        if drained and not variants.get(s0["mode"]).result:
+            # A peer's consumer runs once per step: its CPU and bytes, all
+            # steps together.
+            drained = {"drain_cpu_ms": sum(r["drain_cpu_ms"] for r in steps),
+                       "drain_bytes": sum(r["drain_bytes"] for r in steps)}
         lo = max(r["offered"] for r in clean) if clean else 0
         hi = nxt["offered"] if nxt else float("inf")
         tol = int(s0["bisect"].split(":")[2]) if s0["bisect"].count(":") == 2 else 0
@@ -169,7 +180,7 @@ def question_b(rows, wlist, flag):
            "    and its drop fraction; reader CPU: relaytrace's user+system time per MB it recorded, over",
            "    the whole bisection.  relaytrace reads each per-CPU buffer on that buffer's CPU.",
            "",
-           f"  {'mode':7} {'w':>2} {'reader':6} | {'lossless M ok/s':>22} | {'next offered M/s':>16} "
+           f"  {'mode':18} {'w':>2} {'reader':6} | {'lossless M ok/s':>22} | {'next offered M/s':>16} "
            f"{'its drops':>9} | {'reader CPU ms/MB':>22} | bisections"]
     for (mode, w, reader), g in sorted(group(bs, "mode", "writers", "reader").items()):
         nxts = [b["bracket"][1] / 1e6 for b in g]
@@ -179,7 +190,7 @@ def question_b(rows, wlist, flag):
             f">{fmt(max(b['bracket'][0] for b in g) / 1e6, '.3f')}"
         drop = min_med_max([b["next_drop"] * 100 for b in g])[1]
         ended = ", ".join(f"{n} {s.replace('_', ' ')}" for s, n in sorted(Counter(b["status"] for b in g).items()))
-        out.append(f"  {mode:7} {w:>2} {reader:6}{flag(w, 1)}| {b_cell(g, 'lossless', '.3f', 1e-6):>22} | "
+        out.append(f"  {mode:18} {w:>2} {reader:6}{flag(w, 1)}| {b_cell(g, 'lossless', '.3f', 1e-6):>22} | "
                    f"{nxt_s:>16} {fmt(drop, '.1f') + '%':>9} | {b_cell(g, 'cpu_ms_per_mb', '.2f'):>22} | "
                    f"{len(g)} ({ended}), {sum(b['steps'] for b in g)} steps, "
                    f"{'all verified' if all(b['checked'] for b in g) else 'NOT all verified'}")
@@ -208,19 +219,122 @@ def question_c(rows, flag):
            "    drops: refused writes / attempted writes (all of them counted in the trace's dropped file),",
            "    median [min-max] of the runs."]
     if nonflight:
-        out += ["", f"  {'mode':7} {'w':>2} {'size':>5} | {'drop fraction':>22} | {'refused writes':>16} | {'M ok/s':>20} | checked"]
+        out += ["", f"  {'mode':18} {'w':>2} {'size':>5} | {'drop fraction':>22} | {'refused writes':>16} | {'M ok/s':>20} | checked"]
         for (mode, w, size), rs in sorted(group(nonflight, "mode", "writers", "size").items()):
-            out.append(f"  {mode:7} {w:>2} {size:>5}{flag(w, 1)}| {cell(rs, 'drop_frac', '.3f'):>22} | "
+            out.append(f"  {mode:18} {w:>2} {size:>5}{flag(w, 1)}| {cell(rs, 'drop_frac', '.3f'):>22} | "
                        f"{median(rs, 'refused'):>16.0f} | {cell(rs, 'ok_per_s', '.3f', 1e-6):>20} | {checked(rs)}")
     if flight:
         out += ["", "  flight traces read while the writers overwrite them: what the reader saw, as figures",
                 "  (relay gives such a reader no consistency guarantee: relaytrace reads them with read(2),",
                 "  and the writers may overwrite a sub-buffer while it is copied out)",
-                f"  {'mode':7} {'w':>2} {'size':>5} | {'records read':>12} | {'out of order':>18} | {'torn':>18}"]
+                f"  {'mode':18} {'w':>2} {'size':>5} | {'records read':>12} | {'out of order':>18} | {'torn':>18}"]
         for (mode, w, size), rs in sorted(group(flight, "mode", "writers", "size").items()):
             rec = sum(r["live_records"] or 0 for r in rs)
             back = sum(r["live_backwards"] or 0 for r in rs)
             torn = sum(r["live_torn"] or 0 for r in rs)
-            out.append(f"  {mode:7} {w:>2} {size:>5}{flag(w, 1)}| {rec:>12} | {back:>8} ({back / rec * 100 if rec else 0:5.2f}%) | "
+            out.append(f"  {mode:18} {w:>2} {size:>5}{flag(w, 1)}| {rec:>12} | {back:>8} ({back / rec * 100 if rec else 0:5.2f}%) | "
                        f"{torn:>8} ({torn / (rec + torn) * 100 if rec + torn else 0:5.2f}%)")
+    return out
+
+
+def which_data(rows, size=64):
+    """"Which should I use?" as data: per variant that records (relay and
+    the peers), the median cost per event at 1 and at the most writers
+    (a, SIZE-byte records), the median lossless rate at 1 and at the most
+    writers and its consumer's CPU per MB (b), the median drop fraction
+    at the most writers (c), how it reports loss, whether it is NMI-safe
+    and works under lockdown, and whether its records were verified by
+    content; then the goals: relay per-CPU cheaper per event than every
+    peer at every writer count, and relaytrace's lossless rate at least
+    every peer consumer's, each met or missed and by how much."""
+    meds = cost_medians(rows)
+    bmed = b_medians([r for r in rows if r["q"] == "b"])
+    wmax = max((r["writers"] for r in rows), default=1)
+    out = []
+    for v in variants.VARIANTS:
+        if v.system == "none" or (v.system == "ftrace" and v.result):
+            continue
+        rs = [r for r in rows if r["mode"] == v.name]
+        if not rs:
+            continue
+
+        def b_best(w, i):
+            vals = [m[i] for (mode, ww, _), m in bmed.items() if mode == v.name and ww == w and m[i] == m[i]]
+            # relaytrace: its better reader.
+            return (max(vals) if i == 0 else min(vals)) if vals else float("nan")
+        c_rows = [r for r in rs if r["q"] == "c" and not r["flight"] and r["writers"] == wmax]
+        out.append({"variant": v.name, "label": v.label,
+                    "ns_w1": meds.get((v.name, 0, 1, size), float("nan")),
+                    "ns_wmax": meds.get((v.name, 0, wmax, size), float("nan")),
+                    "lossless_w1": b_best(1, 0), "lossless_wmax": b_best(wmax, 0),
+                    "cpu_ms_per_mb": b_best(wmax, 1) if b_best(wmax, 1) == b_best(wmax, 1) else b_best(1, 1),
+                    "drop_wmax": statistics.median(r["drop_frac"] for r in c_rows) if c_rows else float("nan"),
+                    "loss": v.loss_how, "nmi_safe": v.nmi_safe, "lockdown": v.lockdown,
+                    "verified": verified(v, rs)})
+    buffers = {q: sorted({r["buffer_per_cpu"] for r in rows if r["q"] == q}) for q in ("a", "b", "c")}
+    return {"size": size, "writers_max": wmax, "rows": out, "buffer_per_cpu": buffers,
+            "goals": goals(meds, bmed, rows, size)}
+
+
+def verified(v, rs):
+    """Whether a variant's records were verified by content: every run
+    checked strictly passed, and records were checked."""
+    strict = [r for r in rs if r["verdict"] in ("ok", "FAIL")]
+    if v.verify == "counted":
+        return "counted only"
+    if not strict or not sum(r["records_checked"] for r in strict):
+        return "not verified"
+    return "by content" if all(r["verdict"] == "ok" for r in strict) else "NOT all verified"
+
+
+def goals(meds, bmed, rows, size):
+    """The peers' goals as data: one entry per comparison, "met",
+    "missed" (with the factor) or "n/a" (a figure is missing)."""
+    out = []
+    wlist = sorted({r["writers"] for r in rows if r["q"] == "a"})
+    for v in variants.peers():
+        for w in wlist:
+            rel, peer = meds.get(("percpu", 0, w, size)), meds.get((v.name, 0, w, size))
+            if rel is None or peer is None or rel != rel or peer != peer or not peer:
+                continue
+            out.append({"goal": "cost", "peer": v.name, "writers": w, "relay": rel, "peer_value": peer,
+                        "factor": rel / peer, "status": "met" if rel < peer else "missed"})
+    for v in variants.peers():
+        for w in sorted({ww for (m, ww, _) in bmed if m == v.name}):
+            rel = max((m[0] for (mode, ww, _), m in bmed.items() if mode == "percpu" and ww == w), default=None)
+            peer = max((m[0] for (mode, ww, _), m in bmed.items() if mode == v.name and ww == w), default=None)
+            if rel is None or peer is None or rel != rel or peer != peer:
+                continue
+            out.append({"goal": "lossless", "peer": v.name, "writers": w, "relay": rel, "peer_value": peer,
+                        "factor": rel / peer if peer else float("nan"), "status": "met" if rel >= peer else "missed"})
+    return out
+
+
+def question_which(rows):
+    d = which_data(rows)
+    if not d["rows"]:
+        return []
+    wm = d["writers_max"]
+    out = ["", f"WHICH SHOULD I USE? -- this boot, {d['size']}-byte records; medians; (a) nothing reading,",
+           "    (b) lossless rate with each system's own consumer (relay: relaytrace's better reader) and that",
+           "    consumer's CPU per MB, (c) drop fraction when overloaded.  Buffer memory per CPU, the same",
+           "    for every system (a BPF ringbuf shared by all CPUs gets it times the CPUs): "
+           + ", ".join(f"({q}) " + "/".join(f"{b // 1024} KiB" for b in bs) for q, bs in d["buffer_per_cpu"].items() if bs)
+           + ".",
+           f"  {'system':26} | {'ns/event w=1':>12} {f'w={wm}':>8} | {'lossless M/s w=1':>16} {f'w={wm}':>8} | "
+           f"{'CPU ms/MB':>9} | {f'drops w={wm}':>10} | records | NMI-safe | lockdown | loss reported as"]
+    for r in d["rows"]:
+        out.append(f"  {r['label']:26} | {fmt(r['ns_w1'], '.0f'):>12} {fmt(r['ns_wmax'], '.0f'):>8} | "
+                   f"{fmt(r['lossless_w1'] / 1e6, '.3f'):>16} {fmt(r['lossless_wmax'] / 1e6, '.3f'):>8} | "
+                   f"{fmt(r['cpu_ms_per_mb'], '.1f'):>9} | {fmt(r['drop_wmax'] * 100, '.1f') + '%':>10} | "
+                   f"{r['verified']} | {r['nmi_safe']} | {r['lockdown']} | {r['loss']}")
+    if d["goals"]:
+        out += ["", "  goals (reported, not tested): relay per-CPU cheaper per event than every peer, and",
+                "  relaytrace's lossless rate at least every peer consumer's, at the same buffer memory:"]
+        for g in d["goals"]:
+            what = "ns/event" if g["goal"] == "cost" else "lossless M/s"
+            scale = 1 if g["goal"] == "cost" else 1e-6
+            out.append(f"  {g['goal']:8} vs {g['peer']:19} w={g['writers']}: relay {fmt(g['relay'] * scale, '.3f')} "
+                       f"{what}, peer {fmt(g['peer_value'] * scale, '.3f')} (relay/peer {fmt(g['factor'], '.2f')}): "
+                       f"{g['status'].upper() if g['status'] == 'missed' else g['status']}")
     return out

@@ -29,7 +29,7 @@ def rejects(fn, text):
 
 # ---- runfmt: D lines, their keys from relay_bench.h
 keys = runfmt.D_KEYS
-ok(set(keys) == {"file", "stream", "writer", "drain"} and "utime_us" in keys["drain"] and "path" in keys["file"],
+ok(set(keys) == {"file", "stream", "writer", "drain", "text"} and "utime_us" in keys["drain"] and "path" in keys["file"],
    f"runfmt: the D lines' kinds and keys come from relay_bench.h's formats: {', '.join(keys)}")
 probe = Path(tempfile.mkdtemp()) / "h.h"
 probe.write_text('#define RELAY_BENCH_DRAIN_FMT \\\n\t"drain files=%u " \\\n\t"cpu=%d\\n"\n')
@@ -115,5 +115,94 @@ try:
     ok(False, "accounting: a violation of no fault class is refused")
 except AssertionError:
     ok(True, "accounting: a violation of no fault class is refused")
+
+# ---- variants: the Python table against the module's
+import re  # noqa: E402
+import variants  # noqa: E402
+
+c_names = set(re.findall(r'\.name = "([a-z]+)"', (TOP / "bench-module" / "relay_bench.c").read_text()))
+ok(c_names == set(variants.module_modes()),
+   f"variants: the Python table's modules are relay_bench.c's bench_variants[]: {sorted(c_names)}",
+   f"C: {sorted(c_names)}, Python: {variants.module_modes()}")
+ok(rejects(variants.get, "ftrace_event") is not None, "variants: an unknown variant is refused, naming the known")
+
+
+# ---- a peer's accounting: attempts = records read + the system's loss
+def peer_run(lost, records=(5, 5), first=(0, 0), gaps=(3, 0), last=(7, 4), back=(0, 0)):
+    text = ("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=ftrace-event mode=event flight=0 writers=2 "
+            f"rec_size=64 attempted=8,5 ok=0,0 refused=0,0 ns=9,9 last_ts=0,0 trace_dropped=0 "
+            f"trace_refused=0 peer_lost={lost} hist=\n")
+    for w in (0, 1):
+        text += (f"D idx=1 stream n={w} bytes={records[w] * 64} records={records[w]} stale=0 torn=0 bad=0 partial=0\n"
+                 f"D idx=1 writer cpu={w} stream={w} records={records[w]} seq_gaps={gaps[w]} ok_gaps=0 "
+                 f"ok_dups={records[w] - 1} backwards={back[w]} ts_back=0 first_seq={first[w]} "
+                 f"last_seq={last[w]} first_ok=0 last_ok=0 first_ts=0 last_ts=9\n")
+    out = runfmt.parse(text)
+    return accounting.check(out.runs[1])
+
+
+v = peer_run("3,0")
+ok(v.verdict == "ok" and v.records == 10, "accounting: a peer's run whose loss counter closes it passes",
+   str([str(x) for x in v.violations]))
+for lost, cls, what in (("2,0", "hole", "one attempt neither read nor counted lost"),
+                        ("4,0", "phantom", "one more counted lost than attempts missing"),
+                        ("3", "module", "one loss counter for two writers")):
+    v = peer_run(lost)
+    ok(v.verdict == "FAIL" and cls in [x.cls for x in v.violations],
+       f"accounting: a peer's run with {what} fails as {cls}", str([str(x) for x in v.violations]))
+v = peer_run("3,0", gaps=(2, 0), first=(1, 0))
+ok(v.verdict == "ok", "accounting: a peer's loss before its first record counts as skipped",
+   str([str(x) for x in v.violations]))
+v = peer_run("3,0", gaps=(2, 0))
+ok(v.verdict == "FAIL" and "refusals" in [x.cls for x in v.violations],
+   "accounting: a peer's records that skip other than its counted loss fail as refusals",
+   str([str(x) for x in v.violations]))
+# Five stored records, one of them printed out of order: the check
+# counts it as older than the one before, and the others skip its place.
+v = peer_run("3,0", records=(4, 5), gaps=(4, 0), back=(1, 0))
+ok(v.verdict == "FAIL" and "reorder" in [x.cls for x in v.violations],
+   "accounting: a peer's records out of order fail as reorder", str([str(x) for x in v.violations]))
+v = peer_run("3,0", back=(1, 0))
+ok(v.verdict == "FAIL" and "reorder" in [x.cls for x in v.violations],
+   "accounting: a peer's record read twice fails as reorder, unless its consumer is known to repeat records",
+   f"{v.verdict} {v.figures} {[str(x) for x in v.violations]}")
+v = accounting.check(runfmt.parse(
+    "\n".join(line for line in [""]) + "R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=perf mode=event flight=0 "
+    "writers=1 rec_size=64 attempted=8 ok=0 refused=0 ns=9 last_ts=0 peer_lost=3 hist=\n"
+    "D idx=1 stream n=0 bytes=384 records=6 stale=0 torn=0 bad=0 partial=0\n"
+    "D idx=1 writer cpu=0 stream=0 records=5 seq_gaps=3 ok_gaps=0 ok_dups=4 backwards=1 ts_back=0 first_seq=0 "
+    "last_seq=7 first_ok=0 last_ok=0 first_ts=0 last_ts=9\n"
+    "D idx=1 text stream=0 lines=6 events=6 unparsed=0 badlen=0 dups=1 markers=0 lost=0 lost_unknown=0\n").runs[1])
+ok(v.verdict == "ok" and v.figures.get("duplicates") == 1 and v.records == 5,
+   "accounting: a record a consumer printed twice is a figure (duplicates), not a reorder",
+   f"{v.verdict} {v.figures} {[str(x) for x in v.violations]}")
+v = peer_run("3,0", records=(4, 5), gaps=(4, 0), back=(1, 0))
+ok(v.verdict == "FAIL" and "reorder" in [x.cls for x in v.violations],
+   "accounting: a peer's records out of order fail as reorder", str([str(x) for x in v.violations]))
+v = peer_run("3,0")
+# perf's PERF_RECORD_LOST counts lost records of every kind: more lost
+# than the records skip is a figure there, and a fault elsewhere; fewer
+# is a fault everywhere.
+PERF1 = ("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=perf peer=perf mode=event flight=0 writers=1 "
+         "rec_size=64 attempted=8 ok=0 refused=0 ns=9 last_ts=0 peer_lost=LOST peer_cpu_us=0 hist=\n"
+         "D idx=1 stream n=0 bytes=320 records=5 stale=0 torn=0 bad=0 partial=0\n"
+         "D idx=1 writer cpu=0 stream=0 records=5 seq_gaps=3 ok_gaps=0 ok_dups=4 backwards=0 ts_back=0 "
+         "first_seq=0 last_seq=7 first_ok=0 last_ok=0 first_ts=0 last_ts=9\n")
+v = accounting.check(runfmt.parse(PERF1.replace("LOST", "4")).runs[1])
+ok(v.verdict == "ok" and v.figures.get("lost_other_records") == 1,
+   "accounting: perf's loss counter above the records skipped is a figure (other records lost)",
+   f"{v.verdict} {v.figures} {[str(x) for x in v.violations]}")
+v = accounting.check(runfmt.parse(PERF1.replace("LOST", "2")).runs[1])
+ok(v.verdict == "FAIL" and "hole" in [x.cls for x in v.violations],
+   "accounting: perf's loss counter below the records skipped fails as hole", str([str(x) for x in v.violations]))
+v = accounting.check(runfmt.parse(PERF1.replace("LOST", "4").replace("variant=perf peer=perf",
+                                                                      "variant=ftrace-event peer=ftrace")).runs[1])
+ok(v.verdict == "FAIL" and "phantom" in [x.cls for x in v.violations],
+   "accounting: an ftrace instance's loss counter above the records skipped fails as phantom",
+   str([str(x) for x in v.violations]))
+v2 = runfmt.parse("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=perf mode=event flight=0 writers=1 "
+                  "rec_size=64 attempted=8 ok=0 refused=0 ns=9 last_ts=0 hist=\n")
+ok(accounting.check(v2.runs[1]).verdict == "FAIL",
+   "accounting: a peer's run without its system's loss counter fails")
 
 done()
