@@ -6,11 +6,24 @@
  * Meant for a guest booted with -icount shift=0,sleep=off and one CPU,
  * where local_clock() counts executed instructions: the figures are then
  * the same from boot to boot.  At load time it times @nr writes of each
- * record size in @sizes for every kind below, with interrupts off, in
- * batches of @batch writes, and publishes one line per kind and size in
- * the read-only parameter "results":
+ * record size in @sizes for every kind below up to ftrace_event_off, with
+ * interrupts off, in batches of @batch writes, and publishes one line per
+ * kind and size in the read-only parameter "results":
  *
  *   R kind=KIND size=BYTES writes=N total_ns=T
+ *
+ * The kinds that write into an ftrace instance (ftrace_event,
+ * trace_array_printk) are timed when the instance's name is written to
+ * the parameter "instance", once the guest has created the instance and
+ * enabled the event relay_cost:relay_cost_rec in it, and in it only: an
+ * event can be enabled only once its module is loaded.  Their lines go to
+ * "instance_results".
+ *
+ * The kind bpf_ringbuf is timed when anything is written to the parameter
+ * "bpf", once user space (bench-ringbuf --tracepoint relay_cost_rec) has
+ * attached its BPF program to the tracepoint relay_cost_rec and the event
+ * is enabled in no ftrace buffer: the tracepoint's one probe must be the
+ * BPF program's.  Its lines go to "bpf_results".
  *
  * Every kind updates the record's sequence number; every kind that writes
  * a record also stamps it with trace_clock_local(), the clock the ftrace
@@ -44,10 +57,34 @@
  *   ftrace_rb     ring_buffer_write() on a per-CPU overwrite ring buffer,
  *                 emptied between batches: it never wraps
  *   ftrace_rb_wrap  the same, never emptied: it laps its buffer
+ *   trace_printf  timestamp, then trace_printf() on a per-CPU trace: the
+ *                 record as a line of text (COST_TEXT_FMT: its sequence
+ *                 number, its time, its payload as characters)
+ *   ftrace_event_off  the tracepoint of the event relay_cost_rec
+ *                 (relay_cost_trace.h) with the event enabled nowhere: the
+ *                 test of its static key alone
+ *   ftrace_event  the same event enabled in the ftrace instance named by
+ *                 the "instance" parameter, and nowhere else: the record
+ *                 copied into the instance's ring buffer, which stamps it,
+ *                 as the kernel's own TRACE_EVENT()s write
+ *   trace_array_printk  timestamp, then trace_array_printk() into that
+ *                 instance with trace_printf's format and arguments: a text
+ *                 record, which the ring buffer stamps too
+ *   bpf_ringbuf   timestamp, then the same tracepoint with a BPF program
+ *                 attached to it as a raw tracepoint, and nothing else:
+ *                 the program (bench-ringbuf's) reserves the record in a
+ *                 BPF ring buffer, copies it there and submits it, as the
+ *                 BPF peer of make bench writes
  *
  * Buffer states: the relay kinds other than trace_flight are read (marked
  * consumed) between batches, outside the timed region, and never fill; so
  * is ftrace_rb.  trace_flight and ftrace_rb_wrap are never read and wrap.
+ * The instance's ring buffer (ftrace_event, trace_array_printk) is emptied
+ * between batches as ftrace_rb is, and every batch must leave all its
+ * records in it, none overwritten.  The BPF ring buffer (bpf_ringbuf) is
+ * large enough for every record of the stage and read by no one while it
+ * is timed; user space checks that the program saw every write and its
+ * ring buffer refused none (bench-ringbuf --no-check's tally line).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -62,17 +99,49 @@
 #include <linux/sched/clock.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/trace.h>
 #include <linux/trace_clock.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+
+#define CREATE_TRACE_POINTS
+#include "relay_cost_trace.h"
+
+/*
+ * Two kinds call the tracepoint (ftrace_event and bpf_ringbuf): GCC would
+ * then call trace_relay_cost_rec() out of line in both, as it inlines it
+ * where it is called once, and the cpu_online() in it too (6.1 has it
+ * inline, 6.12 __always_inline).  Both inlined in each, as in a user of
+ * the tracepoint that calls it once: the code of ftrace_event stays the
+ * same.
+ */
+static __always_inline void trace_relay_cost_rec(const void *rec, u32 len);
+static __always_inline bool cpu_online(unsigned int cpu);
 
 #define COST_MAX_SIZE	1024
 #define COST_SUBBUF	65536
 #define COST_NSUBBUF	8
 #define COST_RB_SIZE	SZ_1M
+#define COST_INSTANCE_MAX 64
+
+/*
+ * The text record of trace_printf and trace_array_printk: the record's
+ * sequence number in decimal, its time in hex, and its payload as
+ * characters (0x5a, 'Z').  At most 20 bytes longer than the record
+ * ("seq=", 10 digits, " ts=", 16 digits, " " and "\n" for its 16-byte
+ * header), and trace_printf() refuses a line of 512 bytes or more.  The
+ * time in hex, so that what formatting it costs depends on its number of
+ * digits alone (decimal takes paths that depend on the digits, and the
+ * time is not quite the same from boot to boot).
+ */
+#define COST_TEXT_FMT	"seq=%u ts=%llx %.*s\n"
+#define COST_TEXT_OVER	20
+#define COST_TEXT_MAX	511
 
 static uint sizes[8] = { 16, 64, 256 };
 static int n_sizes = 3;
 module_param_array(sizes, uint, &n_sizes, 0444);
-MODULE_PARM_DESC(sizes, "record sizes in bytes (16 to 1024)");
+MODULE_PARM_DESC(sizes, "record sizes in bytes (16 to 491: a line of text of trace_printf's)");
 
 static uint nr = 100000;
 module_param(nr, uint, 0444);
@@ -86,18 +155,38 @@ static char results[4096];
 module_param_string(results, results, sizeof(results), 0444);
 MODULE_PARM_DESC(results, "\"R kind= size= writes= total_ns=\" lines");
 
+static char instance_results[1024];
+module_param_string(instance_results, instance_results,
+		    sizeof(instance_results), 0444);
+MODULE_PARM_DESC(instance_results, "the same, of the kinds that write into an ftrace instance");
+
+static char bpf_results[512];
+module_param_string(bpf_results, bpf_results, sizeof(bpf_results), 0444);
+MODULE_PARM_DESC(bpf_results, "the same, of the kind with a BPF program on the tracepoint");
+
+/* The ftrace instance the "instance" parameter named last. */
+static char instance[COST_INSTANCE_MAX];
+
 enum cost_kind {
 	K_EMPTY, K_MEMCPY, K_CLOCK, K_RELAY_RAW, K_RELAY_COMMIT, K_TRACE_PERCPU,
 	K_TRACE_GLOBAL, K_TRACE_FLIGHT, K_TRACE_WRITE, K_TW_STATE, K_TW_NEST,
 	K_TW_MARK, K_TRACE_WRITE_GLOBAL, K_TRACE_WRITE_HDR, K_FTRACE_RB,
-	K_FTRACE_RB_WRAP, K_NR
+	K_FTRACE_RB_WRAP, K_TRACE_PRINTF, K_FTRACE_EVENT_OFF,
+	/* The kinds that write into an ftrace instance, from here on. */
+	K_FTRACE_EVENT, K_TRACE_ARRAY_PRINTK,
+	/* The kind with a BPF program on the tracepoint. */
+	K_BPF_RINGBUF, K_NR
 };
+
+#define K_FIRST_INSTANCE K_FTRACE_EVENT
+#define K_FIRST_BPF K_BPF_RINGBUF
 
 static const char *const kind_names[K_NR] = {
 	"empty", "memcpy", "clock", "relay_raw", "relay_commit", "trace_percpu",
 	"trace_global", "trace_flight", "trace_write", "tw_state", "tw_nest",
 	"tw_mark", "trace_write_global", "trace_write_hdr", "ftrace_rb",
-	"ftrace_rb_wrap",
+	"ftrace_rb_wrap", "trace_printf", "ftrace_event_off", "ftrace_event",
+	"trace_array_printk", "bpf_ringbuf",
 };
 
 /* The kinds that are never read, and wrap their buffer. */
@@ -191,7 +280,9 @@ static __always_inline void tw_steps(struct trace_info *t, const void *rec,
 struct cost_target {
 	struct rchan *chan;		/* relay_raw */
 	struct trace_info *trace;	/* trace_* */
-	struct trace_buffer *rb;	/* ftrace_rb* */
+	struct trace_buffer *rb;	/* ftrace_rb*, and the instance's */
+	struct trace_array *tr;		/* the instance */
+	int err;			/* a batch that left the wrong records */
 };
 
 static __always_inline void stamp(struct cost_rec *h)
@@ -291,6 +382,36 @@ static __always_inline void w_ftrace_rb(struct cost_target *tg, size_t size)
 	ring_buffer_write(tg->rb, size, rec_buf);
 }
 
+static __always_inline void w_trace_printf(struct cost_target *tg, size_t size)
+{
+	struct cost_rec *h = (struct cost_rec *)rec_buf;
+
+	stamp(h);
+	trace_printf(tg->trace, COST_TEXT_FMT, h->seq, h->ts,
+		     (int)(size - sizeof(*h)), rec_buf + sizeof(*h));
+}
+
+static __always_inline void w_ftrace_event(struct cost_target *tg, size_t size)
+{
+	trace_relay_cost_rec(rec_buf, size);
+}
+
+static __always_inline void w_trace_array_printk(struct cost_target *tg,
+						 size_t size)
+{
+	struct cost_rec *h = (struct cost_rec *)rec_buf;
+
+	stamp(h);
+	trace_array_printk(tg->tr, _THIS_IP_, COST_TEXT_FMT, h->seq, h->ts,
+			   (int)(size - sizeof(*h)), rec_buf + sizeof(*h));
+}
+
+static __always_inline void w_bpf_ringbuf(struct cost_target *tg, size_t size)
+{
+	stamp((struct cost_rec *)rec_buf);
+	trace_relay_cost_rec(rec_buf, size);
+}
+
 /* batch_KIND(): @n writes of KIND, interrupts off; the time they took. */
 #define DEFINE_COST_BATCH(kind)						\
 static noinline u64 batch_##kind(struct cost_target *tg, size_t size,	\
@@ -320,6 +441,10 @@ DEFINE_COST_BATCH(tw_state)
 DEFINE_COST_BATCH(tw_nest)
 DEFINE_COST_BATCH(tw_mark)
 DEFINE_COST_BATCH(ftrace_rb)
+DEFINE_COST_BATCH(trace_printf)
+DEFINE_COST_BATCH(ftrace_event)
+DEFINE_COST_BATCH(trace_array_printk)
+DEFINE_COST_BATCH(bpf_ringbuf)
 
 typedef u64 (*cost_batch_fn)(struct cost_target *tg, size_t size,
 			     unsigned int n);
@@ -341,23 +466,134 @@ static const cost_batch_fn kind_batch[K_NR] = {
 	[K_TRACE_WRITE_HDR]	= batch_trace_write,
 	[K_FTRACE_RB]		= batch_ftrace_rb,
 	[K_FTRACE_RB_WRAP]	= batch_ftrace_rb,
+	[K_TRACE_PRINTF]	= batch_trace_printf,
+	[K_FTRACE_EVENT_OFF]	= batch_ftrace_event,
+	[K_FTRACE_EVENT]	= batch_ftrace_event,
+	[K_TRACE_ARRAY_PRINTK]	= batch_trace_array_printk,
+	[K_BPF_RINGBUF]		= batch_bpf_ringbuf,
 };
 
-/* Empty the buffers, as a reader would, outside the timed region. */
-static void drain(enum cost_kind k, struct cost_target *tg)
+/*
+ * Empty the buffers, as a reader would, outside the timed region, after a
+ * batch of @n writes.  The instance's buffer must hold all @n records of
+ * the batch, none overwritten: anything else, such as the event enabled
+ * elsewhere or the instance's buffer too small, is a wrong measurement.
+ */
+static void drain(enum cost_kind k, struct cost_target *tg, unsigned int n)
 {
 	struct rchan *chan = tg->chan ? tg->chan :
 			     (tg->trace ? tg->trace->rchan : NULL);
+	unsigned long entries, overruns;
 	unsigned int cpu;
 
 	if (kind_wraps(k))
 		return;
+	if (tg->tr && !tg->err) {
+		entries = ring_buffer_entries(tg->rb);
+		overruns = ring_buffer_overruns(tg->rb);
+		if (entries != n || overruns) {
+			pr_err("%s: a batch of %u writes left %lu records in instances/%s, %lu overwritten\n",
+			       kind_names[k], n, entries, instance, overruns);
+			tg->err = -EIO;
+		}
+	}
 	if (tg->rb)
 		ring_buffer_reset(tg->rb);
 	if (!chan)
 		return;
 	for_each_online_cpu(cpu)
 		relay_subbufs_consumed(chan, cpu, COST_NSUBBUF);
+}
+
+/*
+ * The file of the event relay_cost_rec in the instance @tr, if the event
+ * is enabled there and nowhere else: the tracepoint has one probe, the
+ * trace event's, and its data is that file.  No filter, trigger or pid
+ * filter, which would change what is timed.
+ */
+static struct trace_event_file *instance_event_file(struct trace_array *tr)
+{
+	struct trace_event_file *file = NULL;
+	struct tracepoint_func *f;
+	int probes = 0;
+
+	rcu_read_lock_sched();
+	f = rcu_dereference_sched(__tracepoint_relay_cost_rec.funcs);
+	for (; f && f->func; f++, probes++)
+		if (f->func == (void *)trace_event_raw_event_relay_cost_rec)
+			file = f->data;
+	rcu_read_unlock_sched();
+	if (probes != 1 || !file || file->tr != tr) {
+		pr_err("ftrace_event: enable relay_cost:relay_cost_rec in instances/%s and nowhere else (%d probes on it)\n",
+		       instance, probes);
+		return ERR_PTR(-EINVAL);
+	}
+	if (file->flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_SOFT_MODE |
+			   EVENT_FILE_FL_SOFT_DISABLED |
+			   EVENT_FILE_FL_TRIGGER_MODE |
+			   EVENT_FILE_FL_PID_FILTER)) {
+		pr_err("ftrace_event: relay_cost:relay_cost_rec has a filter or a trigger in instances/%s\n",
+		       instance);
+		return ERR_PTR(-EINVAL);
+	}
+	return file;
+}
+
+/*
+ * The instance named by the "instance" parameter, and its ring buffer, to
+ * empty between batches and count the records of each: an event reserved
+ * in it through the event's file, and discarded at once, tells which.
+ */
+static int instance_setup(enum cost_kind k, struct cost_target *tg)
+{
+	struct trace_event_file *file;
+	struct trace_event_buffer fb;
+
+#ifdef TRACE_ARRAY_GET_SYSTEMS
+	tg->tr = trace_array_get_by_name(instance, NULL);
+#else
+	tg->tr = trace_array_get_by_name(instance);
+#endif
+	if (!tg->tr)
+		return -ENOMEM;
+	file = instance_event_file(tg->tr);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	preempt_disable();
+	if (trace_event_buffer_reserve(&fb, file, sizeof(u32))) {
+		tg->rb = fb.buffer;
+		ring_buffer_discard_commit(fb.buffer, fb.event);
+	}
+	preempt_enable();
+	if (!tg->rb)
+		return -EIO;
+	ring_buffer_reset(tg->rb);
+	return k == K_TRACE_ARRAY_PRINTK ? trace_array_init_printk(tg->tr) : 0;
+}
+
+/*
+ * bpf_ringbuf: the tracepoint's one probe must be a BPF program's, attached
+ * as a raw tracepoint (its probe function is __bpf_trace_relay_cost_rec(),
+ * its data the program or its link): the event enabled in no ftrace
+ * buffer, no other program or probe on it.
+ */
+static int bpf_probe_check(void)
+{
+	struct tracepoint_func *f;
+	int probes = 0, bpf = 0;
+
+	rcu_read_lock_sched();
+	f = rcu_dereference_sched(__tracepoint_relay_cost_rec.funcs);
+	for (; f && f->func; f++, probes++)
+		if (f->func == (void *)__bpf_trace_relay_cost_rec)
+			bpf++;
+	rcu_read_unlock_sched();
+	if (probes != 1 || bpf != 1) {
+		pr_err("bpf_ringbuf: attach one BPF program to the raw tracepoint relay_cost_rec, and disable relay_cost:relay_cost_rec everywhere (%d probes on it, %d of BPF)\n",
+		       probes, bpf);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int setup(enum cost_kind k, struct cost_target *tg)
@@ -386,11 +622,23 @@ static int setup(enum cost_kind k, struct cost_target *tg)
 	case K_TW_STATE:
 	case K_TW_NEST:
 	case K_TW_MARK:
+	case K_TRACE_PRINTF:
 		break;
 	case K_FTRACE_RB:
 	case K_FTRACE_RB_WRAP:
 		tg->rb = ring_buffer_alloc(COST_RB_SIZE, RB_FL_OVERWRITE);
 		return tg->rb ? 0 : -ENOMEM;
+	case K_FTRACE_EVENT_OFF:
+		if (trace_relay_cost_rec_enabled()) {
+			pr_err("ftrace_event_off: relay_cost:relay_cost_rec is enabled\n");
+			return -EBUSY;
+		}
+		return 0;
+	case K_FTRACE_EVENT:
+	case K_TRACE_ARRAY_PRINTK:
+		return instance_setup(k, tg);
+	case K_BPF_RINGBUF:
+		return bpf_probe_check();
 	default:
 		return 0;
 	}
@@ -405,7 +653,9 @@ static void teardown(struct cost_target *tg)
 {
 	relay_close(tg->chan);
 	trace_cleanup(tg->trace);
-	if (tg->rb)
+	if (tg->tr)
+		trace_array_put(tg->tr);
+	else if (tg->rb)
 		ring_buffer_free(tg->rb);
 }
 
@@ -414,13 +664,21 @@ static void teardown(struct cost_target *tg)
  * their buffer: the ring buffer counts overruns, a flight trace's buffer
  * has produced more sub-buffers than it holds, and a non-flight trace
  * counts what it dropped.  (relay_raw is drained exactly as the trace
- * kinds are.)
+ * kinds are.)  A trace must have refused nothing, and the instance's
+ * batches must have left all their records (drain()).
  */
 static int check_state(enum cost_kind k, struct cost_target *tg, size_t size)
 {
 	struct rchan_buf *buf;
 	bool wrapped = false;
 
+	if (tg->err)
+		return tg->err;
+	if (tg->trace && atomic_long_read(&tg->trace->refused)) {
+		pr_err("%s %zu: %ld records refused\n", kind_names[k], size,
+		       atomic_long_read(&tg->trace->refused));
+		return -EIO;
+	}
 	if (tg->rb) {
 		wrapped = ring_buffer_overruns(tg->rb) > 0;
 	} else if (tg->trace && (tg->trace->flags & TRACE_FLIGHT_CHANNEL)) {
@@ -450,7 +708,7 @@ static u64 measure(enum cost_kind k, struct cost_target *tg, size_t size)
 
 	/* One untimed batch to warm caches and fault in buffer pages. */
 	batch_fn(tg, size, batch);
-	drain(k, tg);
+	drain(k, tg, batch);
 
 	/*
 	 * Interrupts are off for each timed batch, so that no interrupt
@@ -461,39 +719,25 @@ static u64 measure(enum cost_kind k, struct cost_target *tg, size_t size)
 		local_irq_save(flags);
 		total += batch_fn(tg, size, min(batch, nr - done));
 		local_irq_restore(flags);
-		drain(k, tg);
+		drain(k, tg, min(batch, nr - done));
 	}
 	return total;
 }
 
-static int __init relay_cost_init(void)
+/*
+ * Time the kinds from @first to before @last, every size, and publish a
+ * line of each in @out; stop at the first that fails its setup or check.
+ */
+static int run_kinds(enum cost_kind first, enum cost_kind last, char *out,
+		     size_t out_size)
 {
 	struct cost_target tg;
+	enum cost_kind k;
 	size_t len = 0;
 	int s, ret = 0;
-	enum cost_kind k;
 
-	for (s = 0; s < n_sizes; s++) {
-		if (sizes[s] < sizeof(struct cost_rec) ||
-		    sizes[s] > COST_MAX_SIZE ||
-		    (u64)batch * sizes[s] > (u64)COST_SUBBUF * (COST_NSUBBUF - 1) ||
-		    (u64)batch * (sizes[s] + 16) > COST_RB_SIZE / 2) {
-			pr_err("size %u: want %zu..%u bytes, and batch*size within a buffer\n",
-			       sizes[s], sizeof(struct cost_rec), COST_MAX_SIZE);
-			return -EINVAL;
-		}
-	}
-	if (!nr || !batch)
-		return -EINVAL;
-
-	((struct cost_rec *)rec_buf)->magic = 0xc057c057;
-	memset(rec_buf + sizeof(struct cost_rec), 0x5a,
-	       COST_MAX_SIZE - sizeof(struct cost_rec));
-	raw_dir = debugfs_create_dir("relay_cost_raw", NULL);
-	if (IS_ERR(raw_dir))
-		return PTR_ERR(raw_dir);
-
-	for (k = 0; k < K_NR && !ret; k++) {
+	out[0] = '\0';
+	for (k = first; k < last && !ret; k++) {
 		for (s = 0; s < n_sizes && !ret; s++) {
 			u64 t;
 
@@ -507,12 +751,88 @@ static int __init relay_cost_init(void)
 			t = measure(k, &tg, sizes[s]);
 			ret = check_state(k, &tg, sizes[s]);
 			teardown(&tg);
-			len += scnprintf(results + len, sizeof(results) - len,
+			len += scnprintf(out + len, out_size - len,
 					 "R kind=%s size=%u writes=%u total_ns=%llu\n",
 					 kind_names[k], sizes[s], nr, t);
+			/* Room for the newline the parameter's read adds. */
+			if (len + 2 >= out_size) {
+				pr_err("%s: no room left for the results\n",
+				       kind_names[k]);
+				ret = -ENOSPC;
+			}
 		}
 	}
+	return ret;
+}
+
+static bool loaded;
+
+/* Writing an instance's name times the kinds that write into it. */
+static int instance_set(const char *val, const struct kernel_param *kp)
+{
+	if (!loaded)
+		return -EBUSY;
+	if (strscpy(instance, val, sizeof(instance)) < 0)
+		return -E2BIG;
+	strim(instance);
+	return run_kinds(K_FIRST_INSTANCE, K_FIRST_BPF, instance_results,
+			 sizeof(instance_results));
+}
+
+static const struct kernel_param_ops instance_ops = {
+	.set = instance_set,
+};
+
+module_param_cb(instance, &instance_ops, NULL, 0200);
+MODULE_PARM_DESC(instance, "an ftrace instance with relay_cost:relay_cost_rec enabled in it: time the kinds that write into it");
+
+/*
+ * Writing anything times bpf_ringbuf, with the BPF program attached to
+ * the tracepoint and the event enabled nowhere.
+ */
+static int bpf_set(const char *val, const struct kernel_param *kp)
+{
+	if (!loaded)
+		return -EBUSY;
+	return run_kinds(K_FIRST_BPF, K_NR, bpf_results, sizeof(bpf_results));
+}
+
+static const struct kernel_param_ops bpf_ops = {
+	.set = bpf_set,
+};
+
+module_param_cb(bpf, &bpf_ops, NULL, 0200);
+MODULE_PARM_DESC(bpf, "write (anything) once a BPF program is attached to the raw tracepoint relay_cost_rec and the event enabled nowhere: time bpf_ringbuf");
+
+static int __init relay_cost_init(void)
+{
+	int s, ret;
+
+	for (s = 0; s < n_sizes; s++) {
+		if (sizes[s] < sizeof(struct cost_rec) ||
+		    sizes[s] + COST_TEXT_OVER > COST_TEXT_MAX ||
+		    (u64)batch * (sizes[s] + COST_TEXT_OVER) >
+		    (u64)COST_SUBBUF * (COST_NSUBBUF - 1) ||
+		    (u64)batch * (sizes[s] + 16) > COST_RB_SIZE / 2) {
+			pr_err("size %u: want %zu..%u bytes, and batch*size within a buffer\n",
+			       sizes[s], sizeof(struct cost_rec),
+			       COST_TEXT_MAX - COST_TEXT_OVER);
+			return -EINVAL;
+		}
+	}
+	if (!nr || !batch)
+		return -EINVAL;
+
+	((struct cost_rec *)rec_buf)->magic = 0xc057c057;
+	memset(rec_buf + sizeof(struct cost_rec), 0x5a,
+	       COST_MAX_SIZE - sizeof(struct cost_rec));
+	raw_dir = debugfs_create_dir("relay_cost_raw", NULL);
+	if (IS_ERR(raw_dir))
+		return PTR_ERR(raw_dir);
+
+	ret = run_kinds(K_EMPTY, K_FIRST_INSTANCE, results, sizeof(results));
 	debugfs_remove(raw_dir);
+	loaded = !ret;
 	return ret;
 }
 

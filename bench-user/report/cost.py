@@ -5,8 +5,9 @@ relay_cost.ko) and host.txt; writes cost.csv, bench.txt (Go benchmark
 format, assume=exact), meta.json, verdict.json (the gate's verdict as
 data, which the tests read) and report.txt (printed from the same data);
 compares the figures with the committed baseline of this kernel, and
-exits 1 if a trace kind's overhead moved by GATE instruction per write
-or more, in either direction; 3 if the baseline was measured under other
+exits 1 if a gated kind's overhead (a trace kind's, or a peer's that the
+ratio lines compare with) moved by GATE instruction per write or more,
+in either direction; 3 if the baseline was measured under other
 conditions (or there is none).  With write_baseline it writes the
 baseline instead.  One function per job: measurements, cost_rows, files,
 targets, gate, report, history.
@@ -30,7 +31,14 @@ import history
 import runfmt
 
 TRACE_KINDS = ("trace_percpu", "trace_global", "trace_flight", "trace_write",
-               "trace_write_global", "trace_write_hdr")
+               "trace_write_global", "trace_write_hdr", "trace_printf")
+# The kernel's own tracing, written as its users write it (relay_cost.c):
+# gated too, as the ratio lines (PEER_RATIOS) compare the series' writes
+# with them.  ftrace_rb and ftrace_rb_wrap are not: the ring buffer alone.
+# bpf_ringbuf: the same tracepoint with a BPF program on it that writes
+# each record into a BPF ring buffer (bench-ringbuf's, make bench's peer).
+PEER_KINDS = ("ftrace_event_off", "ftrace_event", "trace_array_printk", "bpf_ringbuf")
+GATED_KINDS = TRACE_KINDS + PEER_KINDS
 GATE = 0.5          # instructions of overhead per write: make compare's too
 # The conditions a baseline holds: figures from other conditions are not
 # comparable.  The series hash is recorded and shown but is not one of
@@ -57,6 +65,15 @@ TRACE_WRITE_STEPS = [
     ("tw_mark", "+ the write-in-progress mark that check reads (increment, decrement)"),
 ]
 FLOORS = ("empty", "memcpy", "clock")
+# The peers' writes against the series' (name, kind, against, what).
+PEER_RATIOS = [
+    ("ftrace_event / trace_write", "ftrace_event", "trace_write",
+     "a TRACE_EVENT() in an ftrace instance vs trace_write() on a per-CPU trace"),
+    ("trace_array_printk / trace_printf", "trace_array_printk", "trace_printf",
+     "a line of text into an ftrace instance vs into a per-CPU trace, same format and arguments"),
+    ("bpf_ringbuf / trace_write", "bpf_ringbuf", "trace_write",
+     "a BPF program on the tracepoint, the record into a shared BPF ring buffer, vs trace_write() on a per-CPU trace"),
+]
 
 
 def read_baseline(path):
@@ -166,8 +183,23 @@ def targets(by, ref):
     return out
 
 
+def peer_ratios(by, ref):
+    """The peers' writes against the series' (PEER_RATIOS) at the
+    reference size, total and overhead, as data."""
+    out = []
+    for name, k, den, what in PEER_RATIOS:
+        if (k, ref) not in by or (den, ref) not in by:
+            continue
+        a, b = by[(k, ref)], by[(den, ref)]
+        out.append({"name": name, "kind": k, "against": den, "size": ref, "what": what,
+                    "total": a["total"], "against_total": b["total"], "total_ratio": a["total"] / b["total"],
+                    "overhead": a["overhead"], "against_overhead": b["overhead"],
+                    "overhead_ratio": a["overhead"] / b["overhead"]})
+    return out
+
+
 def gate(by, cond, baseline, write_baseline=False, rows=()):
-    """The gate's verdict as data: "pass", "changed" (a trace kind's
+    """The gate's verdict as data: "pass", "changed" (a gated kind's
     overhead moved by GATE or more, either way), "other-conditions" (the
     baseline's conditions differ), "no-baseline", or "written"."""
     v = {"gate": None, "baseline": str(baseline), "gate_instructions": GATE, "changes": [],
@@ -191,11 +223,11 @@ def gate(by, cond, baseline, write_baseline=False, rows=()):
         return v
     for (k, s), o in sorted(old.items()):
         if (k, s) not in by:
-            if k in TRACE_KINDS:
+            if k in GATED_KINDS:
                 v["changes"].append({"kind": k, "size": s, "baseline": o, "now": None, "change": None})
             continue
         n = by[(k, s)]["overhead"]
-        changed = k in TRACE_KINDS and abs(n - o) >= GATE
+        changed = k in GATED_KINDS and abs(n - o) >= GATE
         v["figures"].append({"kind": k, "size": s, "baseline": o, "now": n, "changed": changed})
         if changed:
             v["changes"].append({"kind": k, "size": s, "baseline": o, "now": n, "change": round(n - o, 2)})
@@ -208,15 +240,24 @@ HEADER = [
     "subtracted.  total: all of it; overhead: above 'memcpy' (the copy of the record, 1 instruction per",
     "byte: GCC 12 inlines it as rep movsb, and icount counts each iteration); the relay kinds and",
     "ftrace_rb also take a timestamp (trace_clock_local(): 'clock'); 'net of clock' removes it.",
+    "The peers: ftrace_event is the TRACE_EVENT() relay_cost:relay_cost_rec enabled in an ftrace",
+    "instance only (its ring buffer stamps it), ftrace_event_off the same enabled nowhere (the",
+    "tracepoint's static key); trace_printf and trace_array_printk write the record as a line of",
+    "text, same format and arguments (up to 20 bytes longer than the record), into a per-CPU trace",
+    "and into the instance, each stamped first -- and trace_array_printk's again by the ring buffer.",
+    "bpf_ringbuf: the record stamped, then the same tracepoint with bench-ringbuf's BPF program on it",
+    "(raw tracepoint, JIT on, the event enabled nowhere): reserve, copy, submit in one shared BPF ring",
+    "buffer that nothing reads while timed, large enough never to fill (none refused: checked).",
     "icount cannot show what an instruction costs: a locked instruction, pushf/popf, cli/sti or",
     "rdtsc count 1 each, and with one CPU nothing contends -- the global lock's cost under",
     "contention is make bench's (a) to show.",
-    "buffers: the relay kinds and ftrace_rb are emptied between batches and never fill or wrap;",
-    "trace_flight and ftrace_rb_wrap are never read and overwrite (lap) their buffers all along;",
-    "relay_cost.ko checks both and refuses to report otherwise.", ""]
+    "buffers: the relay kinds, ftrace_rb and the instance (ftrace_event, trace_array_printk) are",
+    "emptied between batches and never fill or wrap -- every batch leaves all its records in the",
+    "instance, none overwritten; trace_flight and ftrace_rb_wrap are never read and overwrite (lap)",
+    "their buffers all along; relay_cost.ko checks both and refuses to report otherwise.", ""]
 
 
-def report_lines(meta, rows, by, ref, goals, verdict):
+def report_lines(meta, rows, by, ref, goals, verdict, ratios=()):
     """report.txt, printed from the figures, the targets and the gate's data."""
     out = ["relay_trace write-path cost, deterministic (make bench-cost)",
            f"conditions: QEMU TCG -icount shift=0,sleep=off, 1 vCPU; {meta['kernel_package']} ({meta['kernel_release']}), "
@@ -255,6 +296,15 @@ def report_lines(meta, rows, by, ref, goals, verdict):
         out.append(f"\ntrace_write / ftrace_rb overhead at {ref} B: {by[('trace_write', ref)]['overhead']:.2f} / "
                    f"{by[('ftrace_rb', ref)]['overhead']:.2f} = "
                    f"{by[('trace_write', ref)]['overhead'] / by[('ftrace_rb', ref)]['overhead']:.3f}")
+    if ratios:
+        out += ["", f"the peers against the series at {ref} B (total; overhead above memcpy):"]
+        for r in ratios:
+            out.append(f"  {r['name']}: total {r['total']:.2f} / {r['against_total']:.2f} = {r['total_ratio']:.3f}; "
+                       f"overhead {r['overhead']:.2f} / {r['against_overhead']:.2f} = {r['overhead_ratio']:.3f}")
+            out.append(f"      ({r['what']})")
+    if ("ftrace_event_off", ref) in by:
+        out.append(f"  ftrace_event_off: {by[('ftrace_event_off', ref)]['total']:.2f} instructions per call "
+                   "with the event enabled nowhere (the tracepoint's static key)")
     g, base = verdict["gate"], verdict["baseline"]
     if g == "written":
         out += ["", f"baseline written: {base}"]
@@ -262,7 +312,8 @@ def report_lines(meta, rows, by, ref, goals, verdict):
         out += ["", f"no baseline at {base}: run `make bench-baseline` to create it"]
     else:
         out += ["", f"against the baseline {base} (gate: a change of {GATE} instruction of overhead per write "
-                f"or more in a trace kind, either way; series {verdict['baseline_series']} -> {meta['series_hash']}):"]
+                f"or more in a trace kind or a peer's that the ratios use, either way; "
+                f"series {verdict['baseline_series']} -> {meta['series_hash']}):"]
         if g == "other-conditions":
             out += [f"  {c['condition']}: baseline '{c['baseline']}', now '{c['now']}'" for c in verdict["conditions_differ"]]
             out.append("baseline from other conditions: run `make bench-baseline`")
@@ -293,13 +344,14 @@ def main(d, baseline, write_baseline=False, no_history=False):
     by = {(r["kind"], r["size"]): r for r in rows}
     ref = figures.reference_size(sorted({r["size"] for r in rows}))
     goals = targets(by, ref)
+    ratios = peer_ratios(by, ref)
     cond = {"kpkg_version": host.get("kpkg_version", "?"), "qemu": meta["qemu"], "compiler": meta["compiler"],
             "cost_module": meta["cost_module"], "kconfig": meta["kconfig"], "series_hash": meta["series_hash"],
             "kernel": meta["kernel"], "date": meta["date"]}
     verdict = gate(by, cond, baseline, write_baseline, rows)
-    verdict.update({"format": runfmt.FORMAT, "targets": goals})
+    verdict.update({"format": runfmt.FORMAT, "targets": goals, "ratios": ratios})
     (d / "verdict.json").write_text(json.dumps(verdict, indent=1) + "\n")
-    (d / "report.txt").write_text("\n".join(report_lines(meta, rows, by, ref, goals, verdict)) + "\n")
+    (d / "report.txt").write_text("\n".join(report_lines(meta, rows, by, ref, goals, verdict, ratios)) + "\n")
     if not no_history:
         history.append(d.parent, [
             {"date": meta["date"], "series_hash": meta["series_hash"], "kernel": meta["kernel"], "source": "cost",

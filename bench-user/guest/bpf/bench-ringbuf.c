@@ -6,6 +6,10 @@
  *          [--size BYTES] [--cpus N] [--writers N] [--consume|--no-consume]
  *          [--duration MS|--until-signal] [--poll-ms MS] [--reader-cpu N]
  *          [--record DIR] [--record-buf BYTES] [--out FILE] [--verbose]
+ *          [--tracepoint NAME]
+ *        bench-ringbuf --no-check [--tracepoint NAME] [--layout ...]
+ *          [--size ...] [--consume|--no-consume] [--duration MS|--until-signal]
+ *          [--out FILE]
  *
  * Loads relay_bench.bpf.c's program (embedded, a libbpf skeleton) on the
  * raw tracepoint relay_bench_rec of relay_bench.ko: --layout shared, one
@@ -33,6 +37,16 @@
  * results.  --reader-cpu pins it to a CPU; --verbose shows libbpf's
  * debug messages.
  *
+ * --tracepoint NAME attaches the program to the raw tracepoint NAME
+ * instead (bpf_program__attach_raw_tracepoint()), one of the same
+ * TP_PROTO(const void *rec, u32 len): relay_cost.ko's relay_cost_rec,
+ * whose records are not relay_bench records of a run.  --no-check
+ * (without --run or --rec-size) then only counts: it records nothing,
+ * and reads what the ring buffers hold only to count the samples and
+ * their bytes; it prints the "prog" line and the "tally" lines below
+ * instead of the record, bpf, stream, writer, drain, peer and check
+ * lines.
+ *
  * Its lines, to --out FILE or standard output, each a kind then
  * key=value words:
  *
@@ -40,8 +54,9 @@
  *        the guest's conditions (/proc/sys/net/core/; "none" if absent),
  *        before "attached"
  *   attached layout=shared|percpu rings=N size=BYTES rec_size=N run=ID
- *            consume=0|1 prog=NAME
- *        the program is attached: start the writers
+ *            consume=0|1 prog=NAME tracepoint=NAME
+ *        the program is attached: start the writers (--no-check: rec_size
+ *        and run 0)
  * and once the run is over, the consumer's figures, before the check:
  *   record dir=DIR files=N bytes=N samples=N odd=N elapsed_ns=N
  *          utime_us=N stime_us=N
@@ -85,8 +100,17 @@
  *        counted refused or in error, no record is torn, stale, foreign,
  *        partial or out of order, and, per writer, the sequence numbers
  *        missing are the refusals and errors counted
+ * or, with --no-check, once the program is detached and the ring buffers
+ * read:
+ *   tally cpu=N attempts=N refused=N unsupported=N faults=N nomap=N
+ *        one per possible CPU: the program's counters on that CPU
+ *   tally attempts=N consumed=N bytes=N refused=N unsupported=N faults=N
+ *         nomap=N lost=N result=ok|fail
+ *        the totals: the samples read (consumed) and their bytes, lost =
+ *        attempts - consumed - refused - unsupported - faults - nomap; ok
+ *        if every attempt was read, none refused or in error
  *
- * Exits 0, 3 if the check failed, 1 if anything else did (messages on
+ * Exits 0, 3 if the check (or --no-check's tally) failed, 1 if anything else did (messages on
  * standard error name what, and why), 2 on a usage error.
  */
 #define _GNU_SOURCE
@@ -279,11 +303,48 @@ static int report(FILE *out, struct rb_loader *l, const struct rb_account *a,
 	return bad ? 3 : 0;
 }
 
+/*
+ * --no-check's results: the program's counters and what was read; 0, 3
+ * if an attempt was not read whole (refused, in error or lost), or 1.
+ */
+static int report_tally(FILE *out, struct rb_loader *l, const struct rb_tally *t)
+{
+	unsigned long long att = 0, ref = 0, uns = 0, flt = 0, nom = 0, lost;
+	struct rb_counts *counts;
+	unsigned int ncpus, i;
+
+	if (loader_counts(l, &counts, &ncpus))
+		return 1;
+	print_prog(out, l);
+	for (i = 0; i < ncpus; i++) {
+		const struct rb_counts *c = &counts[i];
+
+		fprintf(out, "tally cpu=%u attempts=%llu refused=%llu unsupported=%llu faults=%llu nomap=%llu\n",
+			i, (unsigned long long)c->attempts,
+			(unsigned long long)c->refused,
+			(unsigned long long)c->unsupported,
+			(unsigned long long)c->faults,
+			(unsigned long long)c->nomap);
+		att += c->attempts;
+		ref += c->refused;
+		uns += c->unsupported;
+		flt += c->faults;
+		nom += c->nomap;
+	}
+	free(counts);
+	lost = att - t->samples - ref - uns - flt - nom;
+	fprintf(out, "tally attempts=%llu consumed=%llu bytes=%llu refused=%llu unsupported=%llu faults=%llu nomap=%llu lost=%lld result=%s\n",
+		att, t->samples, t->bytes, ref, uns, flt, nom, (long long)lost,
+		t->samples == att ? "ok" : "fail");
+	return t->samples == att ? 0 : 3;
+}
+
 int main(int argc, char **argv)
 {
 	struct rb_loader l = { 0 };
 	struct rb_account a = { 0 };
 	struct rb_recorder r = { .odd.fd = -1 };
+	struct rb_tally tally = { 0 };
 	unsigned long long t0;
 	struct rb_times t;
 	struct rb_opts o;
@@ -303,28 +364,36 @@ int main(int argc, char **argv)
 	}
 	if (setup_signals() || (o.reader_cpu >= 0 && pin(o.reader_cpu)))
 		goto out;
-	if (account_init(&a, o.run, o.rec_size, nstreams)) {
+	if (!o.no_check && account_init(&a, o.run, o.rec_size, nstreams)) {
 		fprintf(stderr, "bench-ringbuf: allocating the accounting: %s\n", strerror(ENOMEM));
 		goto out;
 	}
 	/* The files are there, empty, before the writers may start. */
-	if (record_open(&r, o.record, o.rec_size, nstreams, o.record_buf))
+	if (!o.no_check &&
+	    record_open(&r, o.record, o.rec_size, nstreams, o.record_buf))
 		goto out;
-	if (loader_load(&l, &o) || loader_reader(&l, &r) || loader_attach(&l))
+	if (loader_load(&l, &o) ||
+	    (o.no_check ? loader_tally(&l, &tally) : loader_reader(&l, &r)) ||
+	    loader_attach(&l, o.tracepoint))
 		goto out;
 	t0 = now_ns();
 	getrusage(RUSAGE_SELF, &ru0);
 	fprintf(out, "M bpf_jit_enable=%s bpf_jit_harden=%s\n",
 		sysctl("/proc/sys/net/core/bpf_jit_enable", jit, sizeof(jit)),
 		sysctl("/proc/sys/net/core/bpf_jit_harden", harden, sizeof(harden)));
-	fprintf(out, "attached layout=%s rings=%u size=%lu rec_size=%u run=%u consume=%d prog=%s\n",
+	fprintf(out, "attached layout=%s rings=%u size=%lu rec_size=%u run=%u consume=%d prog=%s tracepoint=%s\n",
 		o.layout == RB_SHARED ? "shared" : "percpu", nstreams, o.size,
-		o.rec_size, o.run, o.consume, loader_prog_name(&l));
+		o.rec_size, o.run, o.consume, loader_prog_name(&l), o.tracepoint);
 	fflush(out);
 	if (run(l.reader, &r, o.consume, o.poll_ms,
 		o.duration_ms ? t0 + o.duration_ms * 1000000ULL : 0))
 		goto out;
 	loader_detach(&l);
+	if (o.no_check) {
+		if (!drain(l.reader, &r))
+			ret = report_tally(out, &l, &tally);
+		goto out;
+	}
 	if (drain(l.reader, &r) || record_close(&r))
 		goto out;
 	/*

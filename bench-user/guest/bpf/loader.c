@@ -102,15 +102,54 @@ int loader_load(struct rb_loader *l, const struct rb_opts *o)
 	return o->layout == RB_PERCPU ? fill_rings(l) : 0;
 }
 
-int loader_attach(struct rb_loader *l)
+int loader_attach(struct rb_loader *l, const char *tracepoint)
 {
-	l->link = bpf_program__attach(l->prog);
+	l->link = bpf_program__attach_raw_tracepoint(l->prog, tracepoint);
 	if (!l->link) {
 		int err = -errno;
 
-		fprintf(stderr, "bench-ringbuf: attaching %s to the raw tracepoint relay_bench_rec (is relay_bench.ko loaded, with its tracepoint?): %s\n",
-			bpf_program__name(l->prog), strerror(-err));
+		fprintf(stderr, "bench-ringbuf: attaching %s to the raw tracepoint %s (is its module loaded, with its tracepoint?): %s\n",
+			bpf_program__name(l->prog), tracepoint, strerror(-err));
 		return err;
+	}
+	return 0;
+}
+
+/* --no-check's sample callback: count, nothing else. */
+static int tally_sample(void *ctx, void *data, size_t size)
+{
+	struct rb_tally *t = ctx;
+
+	(void)data;
+	t->samples++;
+	t->bytes += size;
+	return 0;
+}
+
+int loader_tally(struct rb_loader *l, struct rb_tally *t)
+{
+	unsigned int i;
+	int err;
+
+	if (!l->nrings) {	/* shared */
+		l->reader = ring_buffer__new(bpf_map__fd(l->skel->maps.rb),
+					     tally_sample, t, NULL);
+		return l->reader ? 0 : fail("setting up the ring buffer's reader", errno);
+	}
+	for (i = 0; i < l->nrings; i++) {
+		if (!i) {
+			l->reader = ring_buffer__new(l->ring_fds[0], tally_sample,
+						     t, NULL);
+			err = l->reader ? 0 : -errno;
+		} else {
+			err = ring_buffer__add(l->reader, l->ring_fds[i],
+					       tally_sample, t);
+		}
+		if (err) {
+			fprintf(stderr, "bench-ringbuf: setting up the reader of ring buffer %u: %s\n",
+				i, strerror(-err));
+			return err;
+		}
 	}
 	return 0;
 }

@@ -18,10 +18,15 @@ static void usage(void)
 		"         [--size BYTES] [--cpus N] [--writers N] [--consume|--no-consume]\n"
 		"         [--duration MS|--until-signal] [--poll-ms MS] [--reader-cpu N]\n"
 		"         [--record DIR] [--record-buf BYTES] [--out FILE] [--verbose]\n"
-		"Loads relay_bench.bpf.c's program on the raw tracepoint relay_bench_rec,\n"
+		"         [--tracepoint NAME]\n"
+		"   or: bench-ringbuf --no-check [--tracepoint NAME] [--layout ...] [--size ...]\n"
+		"         [--consume|--no-consume] [--duration MS|--until-signal] [--out FILE]\n"
+		"Loads relay_bench.bpf.c's program on the raw tracepoint relay_bench_rec\n"
+		"(or NAME, of the same TP_PROTO(const void *rec, u32 len)),\n"
 		"prints \"attached ...\" once it is, records the ring buffer(s) to DIR\n"
 		"(default " RB_RECORD_DIR ") until SIGINT, SIGTERM or the duration, then\n"
-		"checks the recording and prints the accounting (see bench-ringbuf.c).\n");
+		"checks the recording and prints the accounting (see bench-ringbuf.c);\n"
+		"--no-check only counts the records, of any size and content.\n");
 	exit(2);
 }
 
@@ -51,12 +56,20 @@ static void check(const struct rb_opts *o)
 {
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (!o->run || o->run > RELAY_BENCH_MAX_RUN) {
+	if (!*o->tracepoint) {
+		fprintf(stderr, "bench-ringbuf: --tracepoint wants a name\n");
+		exit(2);
+	}
+	if (o->no_check && (o->run || o->rec_size)) {
+		fprintf(stderr, "bench-ringbuf: --no-check takes no --run or --rec-size: it only counts\n");
+		exit(2);
+	}
+	if (!o->no_check && (!o->run || o->run > RELAY_BENCH_MAX_RUN)) {
 		fprintf(stderr, "bench-ringbuf: --run: want a run identifier 1..%u\n",
 			RELAY_BENCH_MAX_RUN);
 		exit(2);
 	}
-	if (!rb_size_supported(o->rec_size)) {
+	if (!o->no_check && !rb_size_supported(o->rec_size)) {
 		fprintf(stderr, "bench-ringbuf: --rec-size %u: the program reserves only %s bytes\n",
 			o->rec_size, rb_sizes_list());
 		exit(2);
@@ -91,7 +104,8 @@ void opts_parse(struct rb_opts *o, int argc, char **argv)
 {
 	enum { O_LAYOUT = 256, O_SIZE, O_CPUS, O_REC, O_RUN, O_CONSUME,
 	       O_NOCONSUME, O_DURATION, O_SIGNAL, O_POLL, O_RCPU, O_OUT,
-	       O_VERBOSE, O_WRITERS, O_RECORD, O_RECBUF };
+	       O_VERBOSE, O_WRITERS, O_RECORD, O_RECBUF, O_TRACEPOINT,
+	       O_NOCHECK };
 	static const struct option lo[] = {
 		{ "layout", required_argument, NULL, O_LAYOUT },
 		{ "size", required_argument, NULL, O_SIZE },
@@ -109,6 +123,8 @@ void opts_parse(struct rb_opts *o, int argc, char **argv)
 		{ "record-buf", required_argument, NULL, O_RECBUF },
 		{ "out", required_argument, NULL, O_OUT },
 		{ "verbose", no_argument, NULL, O_VERBOSE },
+		{ "tracepoint", required_argument, NULL, O_TRACEPOINT },
+		{ "no-check", no_argument, NULL, O_NOCHECK },
 		{ NULL, 0, NULL, 0 }
 	};
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -123,6 +139,7 @@ void opts_parse(struct rb_opts *o, int argc, char **argv)
 	o->reader_cpu = -1;
 	o->record = RB_RECORD_DIR;
 	o->record_buf = 1 << 20;
+	o->tracepoint = RB_TRACEPOINT;
 	while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
 		switch (c) {
 		case O_LAYOUT:
@@ -181,11 +198,17 @@ void opts_parse(struct rb_opts *o, int argc, char **argv)
 		case O_VERBOSE:
 			o->verbose = 1;
 			break;
+		case O_TRACEPOINT:
+			o->tracepoint = optarg;
+			break;
+		case O_NOCHECK:
+			o->no_check = 1;
+			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || !o->rec_size || !o->run)
+	if (optind != argc || (!o->no_check && (!o->rec_size || !o->run)))
 		usage();
 	check(o);
 }

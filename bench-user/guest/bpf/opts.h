@@ -6,13 +6,12 @@
 #include <linux/types.h>
 
 #define RB_RECORD_DIR	"/tmp/bench-ringbuf"	/* --record's default */
+#define RB_TRACEPOINT	"relay_bench_rec"	/* --tracepoint's default */
 
 enum rb_layout { RB_SHARED, RB_PERCPU };
 
 struct rb_opts {
-	#define RB_RECORD_DIR	"/tmp/bench-ringbuf"	/* --record's default */
-
-enum rb_layout layout;
+	enum rb_layout layout;
 	unsigned long size;		/* bytes per ring buffer */
 	unsigned int cpus;		/* percpu: ring buffers, CPUs 0..cpus-1 */
 	unsigned int writers;		/* the peer line's CPUs; 0: those seen */
@@ -26,6 +25,8 @@ enum rb_layout layout;
 	unsigned long record_buf;	/* the write buffer of each file */
 	const char *out;		/* NULL: standard output */
 	int verbose;			/* libbpf's debug messages */
+	const char *tracepoint;		/* the raw tracepoint to attach to */
+	int no_check;			/* count only: no recording, no check */
 };
 
 /* Parse the command line into @o; exits 2 with a message on an error. */
