@@ -179,6 +179,8 @@ def question_b(rows, wlist, flag):
            "    no write refused and every record verified; next: the lowest offered rate that lost writes,",
            "    and its drop fraction; reader CPU: relaytrace's user+system time per MB it recorded, over",
            "    the whole bisection.  relaytrace reads each per-CPU buffer on that buffer's CPU.",
+           "    A peer (variants.py) is read by its own consumer (reader -), which each step starts",
+           "    and stops; its CPU per MB is over all the steps, what it spent recording.",
            "",
            f"  {'mode':18} {'w':>2} {'reader':6} | {'lossless M ok/s':>22} | {'next offered M/s':>16} "
            f"{'its drops':>9} | {'reader CPU ms/MB':>22} | bisections"]
@@ -216,7 +218,8 @@ def question_c(rows, flag):
     nonflight = [r for r in runs if not r["flight"]]
     flight = [r for r in runs if r["flight"]]
     out = ["", "(c) OVERLOAD -- writers as fast as they can, a live reader",
-           "    drops: refused writes / attempted writes (all of them counted in the trace's dropped file),",
+           "    drops: refused writes / attempted writes (all of them counted in the trace's dropped file;",
+           "    a peer's: what its system counted lost / attempts, checked against the records read),",
            "    median [min-max] of the runs."]
     if nonflight:
         out += ["", f"  {'mode':18} {'w':>2} {'size':>5} | {'drop fraction':>22} | {'refused writes':>16} | {'M ok/s':>20} | checked"]
