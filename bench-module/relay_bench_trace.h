@@ -4,9 +4,7 @@
  * through the kernel's own tracing, so that an ftrace instance (read by
  * trace-cmd), a BPF program on the raw tracepoint and perf record the
  * same bytes, which the benchmark's check (uapi/relay_bench.h) verifies.
- *
- * The length is a field of its own: perf's parser does not know
- * __get_dynamic_array_len().  LTTng wants event names that start with
+ * The event is bench_rec_event.h's; LTTng wants its name to start with
  * the system's name and "_".
  */
 #undef TRACE_SYSTEM
@@ -16,17 +14,9 @@
 #define _RELAY_BENCH_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "bench_rec_event.h"
 
-TRACE_EVENT(relay_bench_rec,
-	    TP_PROTO(const void *rec, u32 len),
-	    TP_ARGS(rec, len),
-	    TP_STRUCT__entry(__field(u32, len)
-			     __dynamic_array(u8, data, len)),
-	    TP_fast_assign(__entry->len = len;
-			   memcpy(__get_dynamic_array(data), rec, len);),
-	    TP_printk("len=%u data=%s", __entry->len,
-		      __print_hex(__get_dynamic_array(data), __entry->len))
-);
+BENCH_REC_EVENT(relay_bench_rec);
 
 #endif /* _RELAY_BENCH_TRACE_H */
 

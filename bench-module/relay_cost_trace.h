@@ -12,17 +12,9 @@
 #define _RELAY_COST_TRACE_H
 
 #include <linux/tracepoint.h>
+#include "bench_rec_event.h"
 
-TRACE_EVENT(relay_cost_rec,
-	    TP_PROTO(const void *rec, u32 len),
-	    TP_ARGS(rec, len),
-	    TP_STRUCT__entry(__field(u32, len)
-			     __dynamic_array(u8, data, len)),
-	    TP_fast_assign(__entry->len = len;
-			   memcpy(__get_dynamic_array(data), rec, len);),
-	    TP_printk("len=%u data=%s", __entry->len,
-		      __print_hex(__get_dynamic_array(data), __entry->len))
-);
+BENCH_REC_EVENT(relay_cost_rec);
 
 #endif /* _RELAY_COST_TRACE_H */
 

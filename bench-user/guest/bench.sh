@@ -98,24 +98,34 @@ isqrt() {
 recorded() {
 	stat -c %s $REC/trace* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
 }
-step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
-	if [ "$k" -ge 63 ]; then	# the run ids plan.py left it
+# step_begin TOTAL_RATE: the next step's number, rate and run id set;
+# fails (and sets failed) once the run ids plan.py left it are used up.
+step_begin() {
+	if [ "$k" -ge 63 ]; then
 		echo "E idx=$step_idx 63 steps and not converged; the bisection ends"
 		failed=1
-		return
+		return 1
 	fi
 	k=$((k + 1))
 	step_idx=$((step_idx + 1))
 	echo $(( ($1 + w - 1) / w )) >$P/rate
 	echo $((base + k)) >$P/run_id
-	src=0
-	bench_run || src=$?
+}
+# step_r_line [KEY=VALUE...]: the step's R line: the bisection's line with
+# the step's rate and run id, these keys, and the module's results.
+step_r_line() {
 	# shellcheck disable=SC2086
 	echo "R idx=$step_idx parent=$idx step=$k $desc $(echo " $params " |
 		sed "s/ rate=[0-9]* / rate=$(param rate) /; s/ run_id=[0-9]* / run_id=$(param run_id) /")" \
-		"attempted=$(param res_attempted) ok=$(param res_ok) refused=$(param res_failed)" \
+		"$* attempted=$(param res_attempted) ok=$(param res_ok) refused=$(param res_failed)" \
 		"ns=$(param res_ns) last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
 		"trace_refused=$(param res_refused) hist=$(param res_hist)"
+}
+step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
+	step_begin "$1" || return
+	src=0
+	bench_run || src=$?
+	step_r_line
 	progress "$idx.$k" "q=b mode=$p_mode writers=$w reader=${h_reader:-auto} rate=$1"
 	steps="$steps $(param run_id):$step_idx"
 	if [ $src != 0 ]; then
@@ -167,23 +177,11 @@ peer_once() {
 # with the system's consumer, verified on its own; sets lossy (the system
 # counted a loss) or failed.
 peer_step() {
-	if [ "$k" -ge 63 ]; then
-		echo "E idx=$step_idx 63 steps and not converged; the bisection ends"
-		failed=1
-		return
-	fi
-	k=$((k + 1))
-	step_idx=$((step_idx + 1))
-	echo $(( ($1 + w - 1) / w )) >$P/rate
-	echo $((base + k)) >$P/run_id
+	step_begin "$1" || return
 	errs=
 	peer_once live
 	# shellcheck disable=SC2086
-	echo "R idx=$step_idx parent=$idx step=$k $desc $(echo " $params " |
-		sed "s/ rate=[0-9]* / rate=$(param rate) /; s/ run_id=[0-9]* / run_id=$(param run_id) /")" \
-		"$peer_keys attempted=$(param res_attempted) ok=$(param res_ok) refused=$(param res_failed)" \
-		"ns=$(param res_ns) last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
-		"trace_refused=$(param res_refused) hist=$(param res_hist)"
+	step_r_line $peer_keys
 	emit_reader "$step_idx"
 	rm -f /tmp/drain.txt
 	peer_progress "$idx.$k" "q=b variant=$h_variant writers=$w rate=$1"

@@ -35,11 +35,12 @@ COMPARED = (
 
 def module_hash(module_dir, name):
     """The sources a module of bench-module/ is built from, hashed: its
-    Makefile, NAME.c, its tracepoint header NAME_trace.h if it has one,
-    and the uapi headers (`report.py module-hash`)."""
+    Makefile, NAME.c, its tracepoint header NAME_trace.h if it has one
+    (with the event it takes from bench_rec_event.h), and the uapi headers
+    (`report.py module-hash`)."""
     d = Path(module_dir)
     h = hashlib.sha256()
-    trace_h = [d / f"{name}_trace.h"] if (d / f"{name}_trace.h").exists() else []
+    trace_h = [p for p in (d / f"{name}_trace.h", d / "bench_rec_event.h") if p.exists()]
     for p in [d / "Makefile", d / f"{name}.c"] + trace_h + sorted((d / "uapi").glob("*.h")):
         h.update(p.read_bytes())
     return h.hexdigest()[:12]
