@@ -80,6 +80,8 @@ def base_meta(host, guest):
         "host_cpus": host_cpus,
         "vcpus_per_host_cpu": round(vcpus / host_cpus, 2) if host_cpus else None,
         "guest_clocksource": guest.get("clocksource", "?"),
+        # The BPF JIT (net.core.bpf_jit_enable) for the BPF peers: 1 on.
+        "guest_bpf_jit": guest.get("bpf_jit", "?"),
         "host_cpu": host.get("host_cpu", "?"),
         "date": host.get("date", "?"),
     }

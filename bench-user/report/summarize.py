@@ -124,7 +124,8 @@ def main(d, no_history=False):
 
     lines = ["relay_trace benchmark (make bench)",
              f"conditions: {conditions.line(meta)}",
-             f"guest: clocksource {meta['guest_clocksource']}; host CPU: {meta['host_cpu']}; {meta['date']}",
+             f"guest: clocksource {meta['guest_clocksource']}, bpf_jit_enable {meta['guest_bpf_jit']}; "
+             f"host CPU: {meta['host_cpu']}; {meta['date']}",
              f"runs: {len(rows)} measured + {len(warm)} warm-up of {len(planned)} planned, in an order shuffled with "
              f"seed {meta['seed']} ({meta['matrix']})",
              "Under TCG, guest time is emulated: compare modes within this report, as ratios.",
