@@ -572,20 +572,36 @@ static int instance_setup(enum cost_kind k, struct cost_target *tg)
 }
 
 /*
+ * A BPF program attached to the raw tracepoint is probed through
+ * __bpf_trace_relay_cost_rec(), which only a kernel with BPF_EVENTS has
+ * (the test kernel's vm/config/peers.fragment; not the debug, KCSAN or RT
+ * kernels, which build this module too but do not time bpf_ringbuf).
+ */
+static void *bpf_probe_func(void)
+{
+#ifdef CONFIG_BPF_EVENTS
+	return __bpf_trace_relay_cost_rec;
+#else
+	return NULL;
+#endif
+}
+
+/*
  * bpf_ringbuf: the tracepoint's one probe must be a BPF program's, attached
- * as a raw tracepoint (its probe function is __bpf_trace_relay_cost_rec(),
- * its data the program or its link): the event enabled in no ftrace
- * buffer, no other program or probe on it.
+ * as a raw tracepoint (its probe function is bpf_probe_func(), its data the
+ * program or its link): the event enabled in no ftrace buffer, no other
+ * program or probe on it.
  */
 static int bpf_probe_check(void)
 {
+	void *bpf_func = bpf_probe_func();
 	struct tracepoint_func *f;
 	int probes = 0, bpf = 0;
 
 	rcu_read_lock_sched();
 	f = rcu_dereference_sched(__tracepoint_relay_cost_rec.funcs);
 	for (; f && f->func; f++, probes++)
-		if (f->func == (void *)__bpf_trace_relay_cost_rec)
+		if (bpf_func && f->func == bpf_func)
 			bpf++;
 	rcu_read_unlock_sched();
 	if (probes != 1 || bpf != 1) {
