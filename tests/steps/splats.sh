@@ -14,7 +14,12 @@ if [ "$KVARIANT" = kcsan ]; then
 fi
 if [ -n "$splats" ]; then
 	mapfile -t lines <<<"$splats"
-	result fail "console: no kernel splats ($KNAME kernel)" "${lines[@]}"
+	# The first splat as the console printed it -- which CPU, what it ran,
+	# its stack -- so that a log cut to its tail still shows the cause.
+	first=${lines[0]%%:*}
+	mapfile -t ctx < <(sed -n "${first},$((first + 29))p" "$OUT/console.txt" | sed 's/^/  | /')
+	result fail "console: no kernel splats ($KNAME kernel)" "${lines[@]}" \
+		"the first, console.txt lines $first-$((first + ${#ctx[@]} - 1)):" "${ctx[@]}"
 else
 	result ok "console: no kernel splats ($KNAME kernel, ${#logs[@]} consoles, $(grep -c . "$OUT/console.txt") lines)"
 fi
