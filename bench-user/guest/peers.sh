@@ -208,6 +208,26 @@ peer_verify_text() {
 	pv_rc=$(cat "$PEER_DIR/$tool.rc" 2>/dev/null || echo 255)
 }
 
+# peer_decode TOOL KEY WHAT RUN SIZE NCPUS CMD...: a consumer's recording
+# decoded by CMD (WHAT, in errors) and verified record by record
+# (peer_verify_text, with the consumer's times in $pv_times): CMD's status
+# as KEY, bench-verify's as verify_status, their CPU time as
+# decode_cpu_us, then the reader's summary (peer_summary NCPUS).  Sets pn
+# (the CPUs) and pfail (1 after an error).
+peer_decode() {
+	pd_tool=$1 pd_key=$2 pd_what=$3 pd_run=$4 pd_size=$5
+	pn=$(peer_ncpus "$6")
+	shift 6
+	pfail=0
+	peer_verify_text "$pd_tool" "$pd_run" "$pd_size" "$@"
+	echo "$pd_key=$pv_rc"
+	echo "verify_status=$pv_vrc"
+	echo "decode_cpu_us=$pv_cpu"
+	[ "$pv_rc" = 0 ] || { echo "E $pd_what failed ($pv_rc): $(tail -3 "$PEER_DIR/$pd_tool.err" | tr '\n' ' ')"; pfail=1; }
+	[ "$pv_vrc" = 0 ] || { echo "E bench-verify --text failed ($pv_vrc): $(cat "$PEER_DIR/verify.err")"; pfail=1; }
+	peer_summary "$pn"
+}
+
 # --- the ftrace instance -------------------------------------------------
 
 # ftrace_setup KB OVERWRITE
@@ -253,6 +273,17 @@ ftrace_stats() {
 				print p "_" name[i] "=" s
 			}
 		}' $files
+}
+
+# ftrace_lost PREFIX FILE: an ftrace buffer's loss per CPU, peer_lost:
+# overrun + commit overrun + dropped events, from FILE's PREFIX_overrun,
+# PREFIX_commit_overrun and PREFIX_dropped lines (as ftrace_stats prints
+# them).
+ftrace_lost() {
+	awk -F= -v p="$1" '
+		$1 == p "_overrun" || $1 == p "_commit_overrun" || $1 == p "_dropped" {
+			n = split($2, a, ","); for (i = 1; i <= n; i++) v[i] += a[i]; if (n > m) m = n }
+		END { s = ""; for (i = 1; i <= m; i++) s = s (i > 1 ? "," : "") v[i] + 0; print "peer_lost=" s }' "$2"
 }
 
 # ftrace_teardown: the instance removed, if trace-cmd left it.
@@ -331,16 +362,9 @@ tc_stop() {
 
 # tc_verify RUN SIZE NCPUS
 tc_verify() {
-	pn=$(peer_ncpus "${3:-}")
-	pfail=0
 	pv_times="$((tc_elapsed_ms * 1000000)),$tc_utime_us,$tc_stime_us"
-	peer_verify_text tc "$1" "$2" trace-cmd report -i "$PEER_DIR/tc.dat"
-	echo "tc_report_status=$pv_rc"
-	echo "verify_status=$pv_vrc"
-	echo "decode_cpu_us=$pv_cpu"
-	[ "$pv_rc" = 0 ] || { echo "E trace-cmd report failed ($pv_rc): $(tail -3 "$PEER_DIR/tc.err" | tr '\n' ' ')"; pfail=1; }
-	[ "$pv_vrc" = 0 ] || { echo "E bench-verify --text failed ($pv_vrc): $(cat "$PEER_DIR/verify.err")"; pfail=1; }
-	peer_summary "$pn"
+	peer_decode tc tc_report_status "trace-cmd report" "$1" "$2" "${3:-}" \
+		trace-cmd report -i "$PEER_DIR/tc.dat"
 	# The stats trace-cmd saved of the instance's buffer when it stopped.
 	if trace-cmd report --stat -i "$PEER_DIR/tc.dat" >"$PEER_DIR/tc-stat.txt" 2>&1; then
 		awk -v n="$pn" -v b="$PEER_INST" '
@@ -355,10 +379,10 @@ tc_verify() {
 					s = ""; for (x = 0; x < n; x++) s = s (x ? "," : "") (v[x, k[i]] + 0)
 					print "tc_stat_" name[i] "=" s
 				}
-				s = ""; for (x = 0; x < n; x++) s = s (x ? "," : "") (v[x, "overrun"] + v[x, "commit_overrun"] + v[x, "dropped_events"])
-				print "peer_lost=" s
 				if (!seen) print "E trace-cmd report --stat has no stats of buffer " b
-			}' "$PEER_DIR/tc-stat.txt"
+			}' "$PEER_DIR/tc-stat.txt" >"$PEER_DIR/tc-stat.kv"
+		cat "$PEER_DIR/tc-stat.kv"
+		ftrace_lost tc_stat "$PEER_DIR/tc-stat.kv"
 	else
 		echo "E trace-cmd report --stat failed: $(tail -3 "$PEER_DIR/tc-stat.txt" | tr '\n' ' ')"
 		pfail=1
@@ -447,16 +471,9 @@ perf_stop() {
 
 # perf_verify RUN SIZE NCPUS
 perf_verify() {
-	pn=$(peer_ncpus "${3:-}")
-	pfail=0
 	pv_times="$((perf_elapsed_ms * 1000000)),$perf_utime_us,$perf_stime_us"
-	peer_verify_text perf "$1" "$2" perf script --show-lost-events -i "$PEER_DIR/perf.data"
-	echo "script_status=$pv_rc"
-	echo "verify_status=$pv_vrc"
-	echo "decode_cpu_us=$pv_cpu"
-	[ "$pv_rc" = 0 ] || { echo "E perf script failed ($pv_rc): $(tail -3 "$PEER_DIR/perf.err" | tr '\n' ' ')"; pfail=1; }
-	[ "$pv_vrc" = 0 ] || { echo "E bench-verify --text failed ($pv_vrc): $(cat "$PEER_DIR/verify.err")"; pfail=1; }
-	peer_summary "$pn"
+	peer_decode perf script_status "perf script" "$1" "$2" "${3:-}" \
+		perf script --show-lost-events -i "$PEER_DIR/perf.data"
 	awk -v n="$pn" '$1 == "text" { split($2, a, "="); for (i = 3; i <= NF; i++) { split($i, b, "="); if (b[1] == "lost") l[a[2] + 0] = b[2] } }
 		END { s = ""; for (c = 0; c < n; c++) { s = s (c ? "," : "") (l[c] + 0); t += l[c] }
 		      print "peer_lost=" s
@@ -556,9 +573,7 @@ ftrace_read() {
 	peer_verify_text ftrace "$1" "$2" cat "$PEER_I/trace"
 	[ "$pv_rc" = 0 ] || { echo "E reading $PEER_I/trace failed ($pv_rc)"; pfail=1; }
 	[ "$pv_vrc" = 0 ] || { echo "E bench-verify --text failed ($pv_vrc): $(cat "$PEER_DIR/verify.err")"; pfail=1; }
-	awk -F= '{ n = split($2, a, ","); for (i = 1; i <= n; i++) v[$1, i] = a[i]; m = n }
-		END { s = ""; for (i = 1; i <= m; i++) s = s (i > 1 ? "," : "") v["fa_overrun", i] + v["fa_commit_overrun", i] + v["fa_dropped", i]
-		      print "peer_lost=" s }' "$PEER_DIR/fa.txt"
+	ftrace_lost fa "$PEER_DIR/fa.txt"
 	return $pfail
 }
 

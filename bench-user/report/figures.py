@@ -30,11 +30,13 @@ def run_row(run, v, host_cpus):
     var = variants.of_run(run)
     if not var.result:
         # A peer's writes return nothing: what its system stored and lost.
+        # Without one loss count per writer the run fails its accounting
+        # (accounting.py) and its row claims nothing stored or lost.
         lost = run.per_writer("peer_lost") if "peer_lost" in run.fields else []
-        if len(lost) != len(att):
-            lost = [sum(lost)] + [0] * (len(att) - 1) if att else []
-        refused = lost
-        ok = [a - x for a, x in zip(att, lost)]
+        if len(lost) == len(att):
+            refused, ok = lost, [a - x for a, x in zip(att, lost)]
+        else:
+            refused, ok = [0] * len(att), [0] * len(att)
     hist = run.hist
     reader = run.reader or {}
     window = max(ns) if ns else 0

@@ -150,6 +150,25 @@ for lost, cls, what in (("2,0", "hole", "one attempt neither read nor counted lo
     v = peer_run(lost)
     ok(v.verdict == "FAIL" and cls in [x.cls for x in v.violations],
        f"accounting: a peer's run with {what} fails as {cls}", str([str(x) for x in v.violations]))
+# Its row in the figures: counts per writer from the loss counter, and
+# none at all from a run whose counter does not name every writer.
+import figures  # noqa: E402
+
+
+def peer_row(lost):
+    text = ("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=ftrace-event mode=event flight=0 writers=2 "
+            f"rec_size=64 attempted=8,5 ok=0,0 refused=0,0 ns=9,9 last_ts=0,0 peer_lost={lost} hist=\n")
+    run = runfmt.parse(text).runs[1]
+    return figures.run_row(run, accounting.check(run), 2)
+
+
+r = peer_row("3,0")
+ok((r["ok"], r["refused"]) == (10, 3), "figures: a peer's row: stored = attempts - its loss counter",
+   f"ok {r['ok']} refused {r['refused']}")
+r = peer_row("3")
+ok((r["ok"], r["refused"], r["verdict"]) == (0, 0, "FAIL"),
+   "figures: a peer's run with one loss counter for two writers: a failed row claiming nothing",
+   f"ok {r['ok']} refused {r['refused']} verdict {r['verdict']}")
 v = peer_run("3,0", gaps=(2, 0), first=(1, 0))
 ok(v.verdict == "ok", "accounting: a peer's loss before its first record counts as skipped",
    str([str(x) for x in v.violations]))
