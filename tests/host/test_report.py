@@ -14,6 +14,7 @@ TOP = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(TOP / "bench-user" / "report"))
 import accounting  # noqa: E402
 import benchfmt  # noqa: E402
+import figures  # noqa: E402
 import runfmt  # noqa: E402
 from tap import done, ok  # noqa: E402
 
@@ -128,7 +129,9 @@ ok(rejects(variants.get, "ftrace_event") is not None, "variants: an unknown vari
 
 
 # ---- a peer's accounting: attempts = records read + the system's loss
-def peer_run(lost, records=(5, 5), first=(0, 0), gaps=(3, 0), last=(7, 4), back=(0, 0)):
+def peer_parse(lost, records=(5, 5), first=(0, 0), gaps=(3, 0), last=(7, 4), back=(0, 0)):
+    """A peer's run of two writers (runfmt.Run): 8 and 5 attempts, the
+    records read of each, and the system's loss counter LOST."""
     text = ("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=ftrace-event mode=event flight=0 writers=2 "
             f"rec_size=64 attempted=8,5 ok=0,0 refused=0,0 ns=9,9 last_ts=0,0 trace_dropped=0 "
             f"trace_refused=0 peer_lost={lost} hist=\n")
@@ -137,8 +140,11 @@ def peer_run(lost, records=(5, 5), first=(0, 0), gaps=(3, 0), last=(7, 4), back=
                  f"D idx=1 writer cpu={w} stream={w} records={records[w]} seq_gaps={gaps[w]} ok_gaps=0 "
                  f"ok_dups={records[w] - 1} backwards={back[w]} ts_back=0 first_seq={first[w]} "
                  f"last_seq={last[w]} first_ok=0 last_ok=0 first_ts=0 last_ts=9\n")
-    out = runfmt.parse(text)
-    return accounting.check(out.runs[1])
+    return runfmt.parse(text).runs[1]
+
+
+def peer_run(lost, **kw):
+    return accounting.check(peer_parse(lost, **kw))
 
 
 v = peer_run("3,0")
@@ -152,13 +158,8 @@ for lost, cls, what in (("2,0", "hole", "one attempt neither read nor counted lo
        f"accounting: a peer's run with {what} fails as {cls}", str([str(x) for x in v.violations]))
 # Its row in the figures: counts per writer from the loss counter, and
 # none at all from a run whose counter does not name every writer.
-import figures  # noqa: E402
-
-
 def peer_row(lost):
-    text = ("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=ftrace-event mode=event flight=0 writers=2 "
-            f"rec_size=64 attempted=8,5 ok=0,0 refused=0,0 ns=9,9 last_ts=0,0 peer_lost={lost} hist=\n")
-    run = runfmt.parse(text).runs[1]
+    run = peer_parse(lost)
     return figures.run_row(run, accounting.check(run), 2)
 
 
