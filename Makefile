@@ -8,7 +8,8 @@ KERNEL ?= 6.1
 export KERNEL
 
 .PHONY: help deps kernel kernel-dir relaytrace test-module test test-debug test-kcsan test-rt \
-	test-patch1 test-fixes check bench bench-ab bench-cost bench-baseline compare clean distclean
+	test-patch1 test-fixes check bench bench-ab bench-cost bench-baseline compare clean distclean \
+	series-tree series-export series-carry series-fixes
 
 help:
 	@echo "Targets (KERNEL=6.1, the default, or KERNEL=6.12):"
@@ -34,6 +35,13 @@ help:
 	@echo "                     (tests/fixes/*.diff): the check that covers it must fail"
 	@echo "  make check         checkpatch, sparse, W=1, kernel-doc, bisect, commit messages,"
 	@echo "                     userspace warnings, cppcheck, the two series in step"
+	@echo "  make series-tree   a git tree of the series to work in: build/\$$KERNEL/series, the"
+	@echo "                     pristine source as one commit and the series on it (vm/series --help)"
+	@echo "  make series-export write patches/\$$KERNEL from that tree (6.1: then the reverts of"
+	@echo "                     tests/fixes/ and the 6.12 carry); exporting twice changes nothing"
+	@echo "  make series-carry  the 6.12 series: the 6.1 commits carried onto 6.12 and the port's"
+	@echo "                     fixups (patches/6.12/port/), exported"
+	@echo "  make series-fixes  write tests/fixes/*.diff from their branches fix/<name>"
 	@echo "  make kernel        extract linux-source-\$$KERNEL, apply patches/\$$KERNEL, build"
 	@echo "  make kernel-dir    print the built tree, for KDIR= of out-of-tree modules"
 	@echo "  make relaytrace    build the series' consumer (tools/tracing/relaytrace), static,"
@@ -41,7 +49,8 @@ help:
 	@echo "  make test-module   build tests/module/trace_test.ko against the test kernel"
 	@echo "  make deps          install the Debian packages needed (as root)"
 	@echo "  make clean         remove build outputs of the tests and modules"
-	@echo "  make distclean     remove build/ and results/ entirely"
+	@echo "  make distclean     remove build/ and results/ entirely (not a series tree holding"
+	@echo "                     work not exported, without FORCE=1)"
 	@echo "Boot a kernel by hand: vm/run [--smp N] [--add FILE]... -- COMMAND (vm/run --help)"
 
 deps:
@@ -52,6 +61,18 @@ kernel:
 
 kernel-dir:
 	@. vm/env.sh && { test -f "$$KOBJ/Module.symvers" || die "no built $$KNAME kernel in $${KOBJ#$$TOP/}; run 'make kernel KERNEL=$$KERNEL'"; } && echo "$$KOBJ"
+
+series-tree:
+	@vm/series tree
+
+series-export:
+	@vm/series export
+
+series-carry:
+	@vm/series carry
+
+series-fixes:
+	@vm/series fixes
 
 relaytrace: kernel
 	@. vm/env.sh && build_relaytrace
@@ -104,4 +125,5 @@ clean:
 	rm -rf build/test-* build/check build/vm
 
 distclean:
+	@[ "$(FORCE)" = 1 ] || [ ! -d build/series.git ] || vm/series unexported
 	rm -rf build results
