@@ -241,7 +241,7 @@ static __always_inline void provider_write(struct trace_info *t, bool global,
 		p = relay_prepare(t->rchan, size);
 		if (p) {
 			memcpy(p, rec, size);
-			relay_commit(t->rchan, size);
+			relay_commit(t->rchan, p, size);
 		}
 	}
 	if (global)
@@ -251,11 +251,12 @@ static __always_inline void provider_write(struct trace_info *t, bool global,
 
 /*
  * trace_write()'s inline path, built up one step at a time from relay_commit:
- * @steps 1 adds the state and length check, 2 the nesting check (is a
+ * @steps 1 adds the state and length check (and trace_write()'s result: 0,
+ * -ENOSPC, or a commit lost to a flush counted), 2 the nesting check (is a
  * write in progress on this CPU?), 3 the write-in-progress mark.
  */
-static __always_inline void tw_steps(struct trace_info *t, const void *rec,
-				     size_t len, int steps)
+static __always_inline int tw_steps(struct trace_info *t, const void *rec,
+				    size_t len, int steps)
 {
 	unsigned long flags;
 	void *p;
@@ -269,12 +270,18 @@ static __always_inline void tw_steps(struct trace_info *t, const void *rec,
 		p = relay_prepare(t->rchan, len);
 		if (p) {
 			memcpy(p, rec, len);
-			relay_commit(t->rchan, len);
+			if (unlikely(!relay_commit(t->rchan, p, len)))
+				p = ERR_PTR(-EBUSY);
 		}
 		if (steps >= 3)
 			trace_write_unmark();
+		local_irq_restore(flags);
+		if (!IS_ERR_OR_NULL(p))
+			return 0;
+		return p ? __trace_write_lost(t) : -ENOSPC;
 	}
 	local_irq_restore(flags);
+	return -EAGAIN;
 }
 
 struct cost_target {
@@ -336,7 +343,9 @@ static __always_inline void w_relay_commit(struct cost_target *tg,
 	p = relay_prepare(tg->chan, size);
 	if (p) {
 		memcpy(p, rec_buf, size);
-		relay_commit(tg->chan, size);
+		/* Lost to a flush in between: never here. */
+		if (unlikely(!relay_commit(tg->chan, p, size)))
+			tg->err = -EBUSY;
 	}
 	local_irq_restore(flags);
 }

@@ -30,9 +30,8 @@ KDIR_BASE=$BUILD/$KERNEL
 PATCHES=$TOP/patches/$KERNEL
 
 # Kernel variants: the configuration fragments on top of tinyconfig, and
-# for nopatch1 the series with the fix of its patch 1 undone on top
-# (tests/patch1/revert.diff; for make test-patch1), in a tree of its own;
-# likewise nofix, with one of tests/fixes/*.diff (make test-fixes).
+# for nofix the series with one of tests/fixes/*.diff undone on top (make
+# test-fixes), in a tree of its own.
 KVARIANT=${KVARIANT:-}
 KSRC=$KDIR_BASE/src/$KPKG
 SERIES_EXTRA=
@@ -43,7 +42,6 @@ case "$KVARIANT" in
 # perf, BPF: vm/config/peers.fragment); the other variants do not.
 '') FRAGS="$FRAGS $TOP/vm/config/peers.fragment" ;;
 debug|kcsan) FRAGS="$FRAGS $TOP/vm/config/$KVARIANT.fragment" ;;
-nopatch1) KSRC=$KDIR_BASE/src-nopatch1/$KPKG; SERIES_EXTRA=$TOP/tests/patch1/revert.diff ;;
 # The series with one fix undone (make test-fixes): FIX_DIFF names the
 # revert, one of tests/fixes/*.diff; one tree serves them all, in turn.
 nofix)
@@ -53,7 +51,7 @@ rt)
 	[ "$KERNEL" != 6.1 ] ||
 		die "KVARIANT=rt needs KERNEL=6.12: PREEMPT_RT is in mainline only since 6.12, and Debian's linux-source-6.1 does not carry the RT patches"
 	FRAGS="$FRAGS $TOP/vm/config/rt.fragment" ;;
-*) die "KVARIANT must be empty, debug, kcsan, rt (6.12), nopatch1 or nofix (not '$KVARIANT')" ;;
+*) die "KVARIANT must be empty, debug, kcsan, rt (6.12) or nofix (not '$KVARIANT')" ;;
 esac
 # What one kernel's variant needs beyond the variant's own fragment.
 if [ -n "$KVARIANT" ] && [ -f "$TOP/vm/config/$KVARIANT-$KERNEL.fragment" ]; then
@@ -152,10 +150,12 @@ build_modules() {
 }
 
 # Build relaytrace, the series' consumer (tools/tracing/relaytrace in the
-# patched tree), static for the busybox guest, in build/<kernel>/relaytrace/;
-# print its path.
+# patched tree), static for the busybox guest, in the variant's build
+# (build/<kernel>/obj[-<variant>]/relaytrace/: a variant may patch it, and
+# make would take another variant's objects, newer than its sources, for
+# up to date); print its path.
 build_relaytrace() {
-	local out=$KDIR_BASE/relaytrace logf
+	local out=$KOBJ/relaytrace logf
 	mkdir -p "$out"
 	logf=$out/build.log
 	make -C "$KSRC/tools/tracing/relaytrace" O="$out" LDFLAGS=-static >"$logf" 2>&1 ||

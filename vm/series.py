@@ -358,18 +358,16 @@ def checkout(kernel, branch, commit, force=False):
 # --- reverts of tests/fixes: branches fix/<name> ------------------------------------
 
 def revert_files():
-    """Every revert the project keeps: tests/fixes/*.diff and patch 1's."""
-    out = sorted(FIXES.glob("*.diff"))
-    p1 = TESTS / "patch1" / "revert.diff"
-    return out + ([p1] if p1.exists() else [])
+    """Every revert the project keeps: tests/fixes/*.diff."""
+    return sorted(FIXES.glob("*.diff"))
 
 
 def revert_name(path):
-    return "patch1" if path.parent.name == "patch1" else path.stem
+    return path.stem
 
 
 def revert_path(name):
-    return TESTS / "patch1" / "revert.diff" if name == "patch1" else FIXES / f"{name}.diff"
+    return FIXES / f"{name}.diff"
 
 
 def fix_branches():
@@ -733,11 +731,11 @@ tree per kernel (build/$KERNEL/series):
   export   write patches/$KERNEL from the tree, reproducibly (no commit
            ids, message ids, index lines, signature, or the date and name
            of whoever exports); for 6.1 then carry the reverts and the
-           series onto 6.12 and export that too
+           series onto 6.12 and export that too (CARRY=0: not 6.12)
   carry    rebuild the 6.12 tree from patches/6.1 and the port's fixups,
            and export it
   fixes    carry the fix/<name> branches onto series/6.1 and write their
-           revert files (tests/fixes/<name>.diff, tests/patch1/revert.diff)
+           revert files (tests/fixes/<name>.diff)
   unexported  fail if a work tree holds what is not exported (make distclean)
   verify   check that patches/$KERNEL is what export writes of it (and,
            for 6.1, that each revert applies and is what fixes writes)
@@ -767,7 +765,10 @@ def main():
                     f"and {sum(len(v) for v in port_files().values())} port fixups")
             print(worktree(KERNEL))
         elif cmd == "export":
-            export_61(carry=True) if KERNEL == "6.1" else export_612()
+            if KERNEL == "6.1":
+                export_61(carry=os.environ.get("CARRY", "1") != "0")
+            else:
+                export_612()
         elif cmd == "carry":
             carry_612(force, check_exported=True)
             export_612()

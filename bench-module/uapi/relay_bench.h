@@ -85,17 +85,33 @@ struct relay_bench_fstats {
 	__u64 bytes;
 	__u64 records;		/* records of this run, whole */
 	__u64 stale;		/* whole records of another run */
+	__u64 zero;		/* records of zeros: bytes no writer wrote */
 	__u64 torn;		/* payload not derived from the header */
 	__u64 bad;		/* header of no writer of this run */
 	__u64 partial;		/* bytes that do not make a whole record */
 	struct relay_bench_wstats w[RELAY_BENCH_MAX_WRITERS];
 };
 
+/* Is the record at @rec, @size bytes, all zeros? */
+static inline int relay_bench_zero(const void *rec, __u32 size)
+{
+	const __u32 *word = (const __u32 *)rec;
+	__u32 i;
+
+	for (i = 0; i < size / 4; i++)
+		if (word[i])
+			return 0;
+	return 1;
+}
+
 /*
- * Check one record of @run and account for it in @fs.  A record of
- * another run is counted as stale, one whose payload does not match its
- * header as torn, one whose writer is out of range as bad; only whole
- * records of this run reach the per-writer accounting, in stream order.
+ * Check one record of @run and account for it in @fs.  A record of zeros
+ * is counted as such: run identifiers start at 1, and relay zeroes its
+ * buffers when it allocates them, so it is bytes no writer wrote.  A
+ * record of another run is counted as stale, one whose payload does not
+ * match its header as torn, one whose writer is out of range as bad; only
+ * whole records of this run reach the per-writer accounting, in stream
+ * order.
  */
 static inline void relay_bench_check_rec(struct relay_bench_fstats *fs,
 					 __u32 run, const void *rec,
@@ -107,6 +123,10 @@ static inline void relay_bench_check_rec(struct relay_bench_fstats *fs,
 	__u32 mix = relay_bench_mix(h), cpu, i;
 	struct relay_bench_wstats *w;
 
+	if (!h->tag && relay_bench_zero(rec, size)) {
+		fs->zero++;
+		return;
+	}
 	if (RELAY_BENCH_TAG_RUN(h->tag) != run) {
 		fs->stale++;
 		return;
@@ -165,7 +185,8 @@ static inline void relay_bench_check(struct relay_bench_fstats *fs, __u32 run,
  * format strings below): for each stream it read, a "file" line naming
  * it (a relay file; none for a ring buffer), a "stream" line, and a
  * "writer" line for each writer it saw records of; once, a "drain" line
- * with the reader's totals and its own CPU time.  The same from
+ * with the reader's totals, its own CPU time and the system calls it made
+ * (syscalls: -1 where not counted).  The same from
  * relay-drain, from whatever replaces it, and (stream and writer) from
  * relay_bench.ko's own check of the ftrace ring buffer.
  */
@@ -173,7 +194,7 @@ static inline void relay_bench_check(struct relay_bench_fstats *fs, __u32 run,
 
 #define RELAY_BENCH_DRAIN_FMT \
 	"drain files=%u bytes=%llu records=%llu bad=%llu elapsed_ns=%llu " \
-	"utime_us=%llu stime_us=%llu cpu=%d\n"
+	"utime_us=%llu stime_us=%llu cpu=%d syscalls=%lld\n"
 
 #define RELAY_BENCH_WRITER_FMT \
 	"writer cpu=%u stream=%u records=%llu seq_gaps=%llu ok_gaps=%llu " \
@@ -187,11 +208,12 @@ static inline void relay_bench_check(struct relay_bench_fstats *fs, __u32 run,
 	(w)->first_ok, (w)->last_ok, (w)->first_ts, (w)->last_ts
 
 #define RELAY_BENCH_STREAM_FMT \
-	"stream n=%u bytes=%llu records=%llu stale=%llu torn=%llu bad=%llu " \
-	"partial=%llu\n"
+	"stream n=%u bytes=%llu records=%llu stale=%llu zero=%llu torn=%llu " \
+	"bad=%llu partial=%llu\n"
 #define RELAY_BENCH_STREAM_ARGS(stream, fs) \
 	(stream), (unsigned long long)(fs)->bytes, \
 	(unsigned long long)(fs)->records, (unsigned long long)(fs)->stale, \
+	(unsigned long long)(fs)->zero, \
 	(unsigned long long)(fs)->torn, (unsigned long long)(fs)->bad, \
 	(unsigned long long)(fs)->partial
 

@@ -532,7 +532,8 @@ static int text_main(const char *path, __u32 size, int drain, const unsigned lon
 		}
 		if (drain)
 			printf(RELAY_BENCH_DRAIN_FMT, nstreams, bytes, all,
-			       (unsigned long long)(bytes - all * size), times[0], times[1], times[2], -1);
+			       (unsigned long long)(bytes - all * size), times[0], times[1], times[2], -1,
+			       -1LL);
 	}
 	for (b = 0; b < MAX_STREAMS; b++) {
 		if (streams[b]) {
@@ -669,7 +670,9 @@ int main(int argc, char **argv)
 		}
 		if (drain)
 			printf(RELAY_BENCH_DRAIN_FMT, nbufs, bytes, all,
-			       (unsigned long long)(bytes - all * size), elapsed, utime, stime, -1);
+			       (unsigned long long)(bytes - all * size), elapsed, utime, stime, -1,
+			       info_get(info, "syscalls", buf, sizeof(buf)) ?
+			       (long long)info_num(info, "syscalls") : -1LL);
 	}
 	free(fs);
 	free(info);

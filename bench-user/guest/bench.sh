@@ -289,7 +289,8 @@ while IFS= read -r line; do
 		continue
 	fi
 	case "${h_drain:-none}" in
-	live) rec_start $(reader_opt) || errs="$errs; relaytrace did not start: $(cat /tmp/rec.txt)" ;;
+	live) reader_start "${h_reader:-}" "$([ "${h_dcpu:--}" = - ] || echo "$h_dcpu")" ||
+		errs="$errs; the reader did not start: $(cat /tmp/rec.txt)" ;;
 	esac
 	bench_run || errs="$errs; the run failed"
 	case "${h_drain:-none}" in

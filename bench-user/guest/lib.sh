@@ -37,6 +37,26 @@ rec_start() {
 	[ -s $REC/info ]
 }
 
+# reader_start READER: start the live reader the run line asks for:
+# relaytrace record through the mapping (mmap), with read(2) (read), or
+# its own choice (empty); or readloop, a plain read(2) of 1 MiB at a time
+# (plain) or of a random count up to 2 MiB (plain-rand), as cat or dd
+# read a file, on CPU $2 if given.
+reader_start() {
+	case "$1" in
+	mmap) rec_start --mmap ;;
+	read) rec_start --read ;;
+	plain|plain-rand)
+		rm -rf $REC /tmp/rec.txt
+		/extra/readloop $([ "$1" = plain ] && echo "-c 1048576" || echo "-r -c 2097152") \
+			${2:+-C "$2"} -o $REC $N >/tmp/rec.txt 2>&1 &
+		rpid=$!
+		while [ ! -s $REC/info ] && kill -0 $rpid 2>/dev/null; do usleep 2000; done
+		[ -s $REC/info ] ;;
+	*) rec_start ;;
+	esac
+}
+
 # rec_wait: wait for the recording, which ends when the trace stops; fail,
 # with its message, if relaytrace failed.
 rec_wait() {

@@ -68,6 +68,8 @@ def run_row(run, v, host_cpus):
         "drain_cpu_ms": (int(run.get("peer_cpu_us") or 0) if not var.result else
                          int(reader.get("utime_us", 0)) + int(reader.get("stime_us", 0))) / 1e3,
         "drain_bytes": int(reader.get("bytes", 0)) or sum(int(st.get("bytes", 0)) for st in run.lines("stream")),
+        # The reader's system calls, if it counts them (relaytrace); -1 else.
+        "drain_syscalls": int(reader.get("syscalls", -1)) if var.result else -1,
         "host_bound": int(writers + readers > host_cpus),
         "live_backwards": v.figures.get("backwards", ""), "live_torn": v.figures.get("torn", ""),
         "live_records": v.figures.get("records", ""),

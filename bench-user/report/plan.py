@@ -104,16 +104,23 @@ def runs(conf):
     if "c.modes" in conf:
         for mode in conf["c.modes"]:
             dur = for_variant("c", mode, "duration_ms", None)[0]
+            # c.readers: relaytrace's choice (""), mmap, read, or readloop's
+            # plain read(2) (plain, plain-rand), on CPU c.dcpu if given.
+            rdrs = [r if r != "-" else "" for r in conf.get("c.readers", ["-"])] \
+                if variants.get(mode).system == "relay" else [""]
+            dcpu = _one(conf, "c.dcpu") if "c.dcpu" in conf else "-"
             for fl in [f for f in conf.get("c.flight", ["0"]) if int(f) in variants.get(mode).flights]:
-                # Flight runs give figures only: c.flight_reps of them.
+                # Flight runs read live: c.flight_reps of them.
                 reps = int(_one(conf, "c.flight_reps") if fl == "1" and "c.flight_reps" in conf
                            else for_variant("c", mode, "reps", None)[0])
                 for w in for_variant("c", mode, "writers", writers):
                     for s in for_variant("c", mode, "size", conf.get("c.size", sizes)):
-                        for r in range(1, reps + 1):
-                            add("c", r, "live", mode=mode,
-                                flight=int(fl), writers=w, rec_size=s,
-                                n_subbufs=_one(conf, "c.n_subbufs"), duration_ms=dur)
+                        for reader in rdrs:
+                            h = {**({"reader": reader} if reader else {}), **({"dcpu": dcpu} if dcpu != "-" else {})}
+                            for r in range(1, reps + 1):
+                                add("c", r, "live", h or None, mode=mode,
+                                    flight=int(fl), writers=w, rec_size=s,
+                                    n_subbufs=_one(conf, "c.n_subbufs"), duration_ms=dur)
     return out
 
 

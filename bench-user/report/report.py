@@ -18,8 +18,6 @@ entry point, run on the host.
   report.py same-cost DIR DIR                  two make bench-cost folders
                                                give the same figures (to
                                                0.02 instruction); --json
-  report.py patch1 DIR                         make test-patch1's figures of
-                                               one kernel's folder, as JSON
   report.py benchfmt FILE [--json]             FILE parses as the Go benchmark
                                                format (benchfmt.py)
   report.py field JSON KEY[.KEY...]            one field of a JSON file (a
@@ -121,30 +119,6 @@ def cmd_same_cost(a):
     return 0 if v["same"] else 1
 
 
-def cmd_patch1(a):
-    """The figures make test-patch1 prints and checks, from the verdict
-    data of one kernel's make bench folder."""
-    v = json.loads((Path(a.dir) / "verdict.json").read_text())
-    runs = [r for r in v["by_run"] if r["q"] == "c"]
-    nonflight = [r for r in runs if not r["flight"]]
-    lost = [r for r in nonflight if any(x["class"] == "hole" for x in r["violations"])]
-    live = [r for r in runs if r["flight"]]
-    print_json({
-        "nonflight_runs": len(nonflight), "runs_that_lost": len(lost),
-        # Per writer, its largest hole: all it lost (the holes between its
-        # records are part of it).
-        "records_lost": sum(max(x["count"] or 0 for x in r["violations"] if x["class"] == "hole" and x["writer"] == w)
-                            for r in lost for w in {x["writer"] for x in r["violations"] if x["class"] == "hole"}),
-        "other_failures": sum(r["verdict"] == "FAIL" and r not in lost for r in nonflight),
-        "live_flight_runs": len(live),
-        "live_records": sum(r["figures"].get("records", 0) for r in live),
-        "live_backwards": sum(r["figures"].get("backwards", 0) for r in live),
-        "live_torn": sum(r["figures"].get("torn", 0) for r in live),
-        "verdict": v["verdict"],
-    })
-    return 0
-
-
 def cmd_benchfmt(a):
     import benchfmt
     parsed = benchfmt.parse(Path(a.file).read_text())
@@ -212,7 +186,6 @@ def main():
     command("split-ab", cmd_split_ab, "dir")
     command("spread", cmd_spread, "out").add_argument("dirs", nargs="+")
     command("same-cost", cmd_same_cost, "one", "two", json=flag)
-    command("patch1", cmd_patch1, "dir")
     command("benchfmt", cmd_benchfmt, "file", json=flag)
     command("field", cmd_field, "file", "key")
     command("module-hash", cmd_module_hash, "dir", "name")

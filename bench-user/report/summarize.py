@@ -114,6 +114,7 @@ def main(d, no_history=False):
     verdict = accounting.folder_verdict(out, verdicts, planned=planned)
     verdict["bisections"] = tables.bisection_summary(rows)
     verdict["which"] = tables.which_data(rows)
+    verdict["reader_goals"] = tables.reader_goals(rows, meta["kernel"])
     (d / "verdict.json").write_text(json.dumps(verdict, indent=1) + "\n")
 
     sizes = sorted({r["size"] for r in rows if r["q"] == "a"} or {r["size"] for r in rows})
@@ -131,7 +132,7 @@ def main(d, no_history=False):
              "Under TCG, guest time is emulated: compare modes within this report, as ratios.",
              f"* writers + readers exceed the host's {host_cpus} CPUs: dominated by host scheduling, not by the kernel."]
     lines += tables.question_a(rows, sizes, wlist, flag)
-    lines += tables.question_b(rows, wlist, flag)
+    lines += tables.question_b(rows, wlist, flag, meta["kernel"])
     lines += tables.question_c(rows, flag)
     lines += tables.question_which(rows)
     lines += verdict_lines(verdict)

@@ -345,6 +345,12 @@ cleanup_poll() {
 # wait for it too.  The fault is resolved only once they have been checked
 # (each given 20 s, a bound that only decides a failure).
 ufstall_ready() { grep -q '^stalled' /tmp/uf.out; }
+# on_inode_lock PID: PID sleeps in __relay_reset_consumed(), whose one
+# sleep is for the inode lock of the relay file (wchan skips the lock's
+# own functions, which the scheduler's section holds).
+on_inode_lock() {
+	[ "$(cat /proc/$1/wchan 2>/dev/null)" = __relay_reset_consumed ] && asleep $1
+}
 ufstall_ready_or_ended() { ufstall_ready || ended $1; }
 rewind_stall_one() {
 	m=$1
@@ -367,12 +373,16 @@ rewind_stall_one() {
 	ok "stall, $m trace: a read(2) of trace0 stalls in copy_to_user() (userfaultfd): $(cat /tmp/uf.out)"
 
 	# Each in a process of its own (exec), whose state is the writer's.
+	# The rewind first sleeps in synchronize_rcu() (a running trace is
+	# quiesced), then for the inode lock the stalled reader holds: a wait
+	# that only the reader's release ends, which its kernel stack shows.
 	(exec printf 1 >$T/rewind) 2>/tmp/rw.err &
 	rw=$!
-	wait_until 20 asleep_or_ended $rw
-	echo "# the rewind: state $(pstate $rw)"
-	check "stall, $m trace: the rewind waits for the stalled reader (asleep, or done)" \
-		asleep_or_ended $rw
+	wait_until 20 on_inode_lock $rw
+	waits=$?
+	echo "# the rewind: state $(pstate $rw), in $(cat /proc/$rw/wchan 2>/dev/null)"
+	check "stall, $m trace: the rewind waits for the stalled reader: for the inode lock, in relay_reset_consumed()" \
+		[ $waits = 0 ]
 	(exec cat $T/state >/tmp/st.out) 2>/tmp/st.err &
 	st=$!
 	ends_within "stall, $m trace: 'cat state' returns while the rewind waits for the reader" $st

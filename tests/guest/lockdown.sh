@@ -38,8 +38,8 @@ integrity() {
 	check "relaytrace starts the trace" $RT start relay_trace_test/t
 	echo 5 >$P/emit
 	$RT stop relay_trace_test/t
-	check "relaytrace records it through the mapping" \
-		sh -c "$RT record --mmap -s 9 -o /tmp/lk relay_trace_test/t | grep -q 'Total: .* 5 records'"
+	check "relaytrace dumps it through the mapping" \
+		sh -c "$RT dump --mmap -s 9 -o /tmp/lk relay_trace_test/t | grep -q 'Total: .* 5 records'"
 	rmmod trace_test
 }
 

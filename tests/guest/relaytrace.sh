@@ -8,7 +8,7 @@
 # Usage: sh /extra/relaytrace.sh [GROUP...]: by default all of them.
 set -u
 . /extra/ktap.sh
-ALL_GROUPS="list_control record_modes sessions dump_flight no_header cleanup full errors"
+ALL_GROUPS="list_control record_modes sessions dump_flight no_header cleanup full errors safety"
 
 RT=/extra/relaytrace
 D=/sys/kernel/tracing/relay
@@ -56,6 +56,15 @@ exact() {
 	     END { exit bad }' /tmp/recs &&
 	! $RT report --json "$1" | grep -q '"event":"backwards"'
 }
+
+# contiguous DIR: "yes" if DIR holds records, numbered one after the other.
+contiguous() {
+	records "$1" | awk 'NR == 1 { f = $2 } { if ($2 != f + NR - 1) bad = 1 }
+		END { print (bad || NR == 0) ? "no" : "yes" }'
+}
+
+# count DIR: the number of records in DIR.
+count() { records "$1" | wc -l; }
 
 # --- list, start, stop, status ------------------------------------------
 list_control() {
@@ -109,10 +118,11 @@ read_all() {
 }
 record_modes() {
 	for m in mmap read; do
-		# 4 sub-buffers of 256 bytes: 7 records of 24 + 9 bytes each.
+		# 4 sub-buffers of 256 bytes: 5 records of 32 + 9 bytes each,
+		# padded to 48.
 		load flags=$HEADER subbuf_size=256 n_subbufs=4
 		$RT start $N
-		# Nothing reads yet: each buffer keeps 28 of 100, 72 dropped.
+		# Nothing reads yet: each buffer keeps 20 of 100, 80 dropped.
 		i=0
 		while [ $i -lt "$ncpu" ]; do
 			emit $i 100
@@ -120,9 +130,9 @@ record_modes() {
 		done
 		$RT record --$m -o /tmp/rec-$m $N >/tmp/rec.out 2>&1 &
 		rp=$!
-		wait_for 60 read_all /tmp/rec-$m $((28 * 33)) ||
-			not_ok "record --$m: read the 28 records of each buffer within 60 s"
-		# Then 10 more each, after the gap of the 72 dropped.
+		wait_for 60 read_all /tmp/rec-$m $((20 * 48)) ||
+			not_ok "record --$m: read the 20 records of each buffer within 60 s"
+		# Then 10 more each, after the gap of the 80 dropped.
 		i=0
 		while [ $i -lt "$ncpu" ]; do
 			emit $i 10
@@ -133,8 +143,8 @@ record_modes() {
 		rc=$?
 		written=$(cat $P/written) failed=$(cat $P/failed)
 		check "record --$m: ends when the trace stops, exit 0" eq "$rc $(key /tmp/rec-$m end)" "0 stopped"
-		check "record --$m: 38 of 110 records written per buffer, 72 dropped" \
-			eq "$written $failed" "$((38 * ncpu)) $((72 * ncpu))"
+		check "record --$m: 30 of 110 records written per buffer, 80 dropped" \
+			eq "$written $failed" "$((30 * ncpu)) $((80 * ncpu))"
 		check "record --$m: every record written is there once, in order per buffer" \
 			exact /tmp/rec-$m "$written" "$((written + failed))"
 		check "record --$m: info says the mode, and the drops before and after" \
@@ -146,10 +156,10 @@ record_modes() {
 		check "record --$m: the summary counts the gaps in the numbers ($failed)" \
 			has "  $failed missing from the sequence numbers"
 		$RT report /tmp/rec-$m >/tmp/report.out
-		check "report --$m: CPU 0 lost the 72 records between its 28th and its 101st" \
-			grep -q "^CPU 0: 72 records lost" /tmp/report.out
-		check "report --$m: CPU $((ncpu - 1)): 38 records, 72 lost" \
-			grep -q "^CPU $((ncpu - 1)): 38 records, 72 lost" /tmp/report.out
+		check "report --$m: CPU 0 lost the 80 records between its 20th and its 101st" \
+			grep -q "^CPU 0: 80 records lost" /tmp/report.out
+		check "report --$m: CPU $((ncpu - 1)): 30 records, 80 lost" \
+			grep -q "^CPU $((ncpu - 1)): 30 records, 80 lost" /tmp/report.out
 		unload
 	done
 }
@@ -182,11 +192,11 @@ sessions() {
 	touch /tmp/stop-emit
 	wait $ep
 	$RT stop $N
-	$RT record --read -o /tmp/s4 $N >/dev/null 2>&1
+	$RT dump --read -o /tmp/s4 $N >/dev/null 2>&1
 	r4=$?
-	check "sessions: -w, -w, SIGINT, stop: exit 0 each, ended as said" \
+	check "sessions: -w, -w, SIGINT, dump: exit 0 each, ended as said" \
 		eq "$r1 $r2 $r3 $r4 $(key /tmp/s1 end) $(key /tmp/s3 end) $(key /tmp/s4 end)" \
-		"0 0 0 0 timeout signal stopped"
+		"0 0 0 0 timeout signal drained"
 	written=$(cat $P/written)
 	mkdir -p /tmp/sall
 	for b in $(key /tmp/s1 buffers); do
@@ -204,15 +214,16 @@ dump_flight() {
 	load flags=$((FLIGHT | HEADER)) subbuf_size=256 n_subbufs=4
 	$RT start $N
 	emit 1 200
-	rt record --mmap -w 1 $N
-	check "record --mmap of a running flight trace: refused, exit 2, says why" \
-		eq "$rc $(has 'overwrite' && echo said)" "2 said"
+	rt record --mmap -w 1 -o /tmp/d0 $N
+	check "record --mmap of a running flight trace: exit 0, what the buffer held, contiguous" \
+		eq "$rc $(contiguous /tmp/d0)" "0 yes"
+	emit 1 200
 	$RT stop $N
 	rt dump -o /tmp/d1 $N
 	records /tmp/d1 >/tmp/d1.recs
 	last=$(tail -1 /tmp/d1.recs | cut -d' ' -f3)
 	check "dump: exit 0, mmap, the newest records of CPU 1, the last one written last" \
-		eq "$rc $(key /tmp/d1 mode) $last" "0 mmap 199"
+		eq "$rc $(key /tmp/d1 mode) $last" "0 mmap 399"
 	first=$(head -1 /tmp/d1.recs | cut -d' ' -f2)
 	check "dump: contiguous and in order from the oldest kept" \
 		awk -v f="$first" '{ if ($2 != f + NR - 1) { print "# " $0; bad = 1 } } END { exit bad }' /tmp/d1.recs
@@ -225,8 +236,8 @@ dump_flight() {
 	check "dump --rewind: the same records again" cmp /tmp/d1/trace1 /tmp/d3/trace1
 	$RT start $N
 	rt record -w 1 -o /tmp/d4 $N
-	check "record of a running flight trace: read(2) by default, exit 0" \
-		eq "$rc $(key /tmp/d4 mode)" "0 read"
+	check "record of a running flight trace: through the mapping by default, exit 0" \
+		eq "$rc $(key /tmp/d4 mode)" "0 mmap"
 	unload
 }
 
@@ -236,8 +247,8 @@ no_header() {
 	$RT start $N
 	echo 12 >$P/emit
 	$RT stop $N
-	rt record -s 9 -o /tmp/nh $N
-	check "record -s 9: counts 12 records of a trace without headers" has "Total: .* 108 bytes .* 12 records"
+	rt dump -s 9 -o /tmp/nh $N
+	check "dump -s 9: counts 12 records of a trace without headers" has "Total: .* 108 bytes .* 12 records"
 	$RT report /tmp/nh >/tmp/report.out
 	check "report without headers: the text, line by line" \
 		sh -c "[ \$(grep -cE '^[0-9]{8}\$' /tmp/report.out) = 12 ] && grep -q '^00000011\$' /tmp/report.out"
@@ -266,19 +277,20 @@ full() {
 	mount -t tmpfs -o size=16k tmpfs /tmp/small
 	load flags=$((GLOBAL | HEADER)) subbuf_size=4096 n_subbufs=16
 	$RT start $N
-	echo 1500 >$P/emit
+	# 1300 records of 48 bytes: 85 a sub-buffer, none dropped.
+	echo 1300 >$P/emit
 	$RT stop $N
-	rt record -o /tmp/small/r $N
+	rt dump -o /tmp/small/r $N
 	check "output full: exit 4, names the buffer and the byte" \
 		sh -c "[ $rc = 4 ] && grep -q 'small/r/trace0: No space left on device at byte [0-9]*: the file ends with the record before it' /tmp/rt.out" ||
 		show /tmp/rt.out
 	$RT report /tmp/small/r >/tmp/report.out
 	refused "output full: the file ends with a whole record" grep -q 'not a whole record' /tmp/report.out
-	rt record -o /tmp/rest $N
+	rt dump -o /tmp/rest $N
 	cp /tmp/small/r/trace0 /tmp/both0
 	cat /tmp/rest/trace0 >>/tmp/both0
 	mkdir -p /tmp/both && mv /tmp/both0 /tmp/both/trace0 && cp /tmp/rest/info /tmp/both/info
-	check "output full: what was not written stayed in the buffer for the next recording" exact /tmp/both 1500
+	check "output full: what was not written stayed in the buffer for the next recording" exact /tmp/both 1300
 	umount /tmp/small
 	unload
 }
@@ -307,6 +319,81 @@ errors() {
 			eq "$rc $(has 'needs root' && echo said)" "1 said"
 	done
 	check "not root: the trace still runs" eq "$(cat $T/state)" running
+	unload
+}
+
+# --- never destroy data: an earlier recording, the start, the limits, a
+# crash ---------------------------------------------------------------------
+safety() {
+	load flags=$((GLOBAL | HEADER)) subbuf_size=4096 n_subbufs=4
+	$RT start $N
+	echo 10 >$P/emit
+	$RT stop $N
+	rt dump -o /tmp/r1 $N
+	$RT start $N
+	echo 5 >$P/emit
+	$RT stop $N
+	rt dump -o /tmp/r1 $N
+	check "an earlier recording: refused, exit 1, says so; its 10 records kept" \
+		eq "$rc $(has 'holds a recording' && echo said) $(count /tmp/r1)" "1 said 10"
+	rt dump -f -o /tmp/r1 $N
+	check "-f: replaces it, exit 0" eq "$rc $(count /tmp/r1)" "0 5"
+	# A stopped trace: waited for, until it runs and stops again.
+	$RT record -o /tmp/r2 $N >/tmp/rt.out 2>&1 &
+	rp=$!
+	sleep 1
+	check "record of a stopped trace: waits for it to start, and says so" \
+		sh -c "kill -0 $rp && grep -q 'waiting for it to start' /tmp/rt.out"
+	$RT start $N
+	echo 7 >$P/emit
+	sleep 1
+	$RT stop $N
+	wait $rp
+	rc=$?
+	check "record, then start: the records written once it ran, exit 0" \
+		eq "$rc $(count /tmp/r2) $(key /tmp/r2 end)" "0 7 stopped"
+	rt record --start -w 0.5 -o /tmp/r3 $N
+	check "record --start: starts it, and says so" eq "$rc $(has 'started' && echo said) $(cat $T/state)" "0 said running"
+	$RT stop $N
+	for w in inf 1e30 -1 0 nan 2e9 x; do
+		rt record -w $w -o /tmp/rw $N
+		check "-w $w: refused, exit 2" eq "$rc $(has 'wants seconds' && echo said)" "2 said"
+	done
+	# The file size limit: EFBIG, as a full disk; cut back to a record.
+	$RT start $N
+	echo 300 >$P/emit
+	$RT stop $N
+	sh -c "ulimit -f 8; exec $RT dump -o /tmp/r4 $N" >/tmp/rt.out 2>&1
+	rc=$?
+	check "past RLIMIT_FSIZE: exit 4, says the file is too large" \
+		sh -c "[ $rc = 4 ] && grep -q 'File too large' /tmp/rt.out" || show /tmp/rt.out
+	$RT report /tmp/r4 >/tmp/report.out
+	refused "past RLIMIT_FSIZE: the file ends with a whole record" grep -q 'not a whole record' /tmp/report.out
+	rt dump -o /tmp/r5 $N
+	check "past RLIMIT_FSIZE: what was not written is read by the next recording" \
+		eq "$(( $(count /tmp/r4) + $(count /tmp/r5) ))" 300
+	# A crash between the write and the CONSUME: the next recording reads
+	# the chunk again; report of both drops the repeats, nothing lost.
+	$RT start $N
+	echo 40 >$P/emit
+	$RT stop $N
+	RELAYTRACE_TEST_CRASH=1 $RT dump --mmap -o /tmp/c1 $N >/dev/null 2>&1
+	crc=$?
+	rt dump --mmap -o /tmp/c2 $N
+	$RT report /tmp/c1 /tmp/c2 >/tmp/report.out
+	check "crash after write, before CONSUME (mmap): the next recording repeats the chunk" \
+		eq "$crc $(count /tmp/c1) $(count /tmp/c2)" "9 40 40"
+	check "report of both: 40 records, the 40 repeated ones dropped and counted" \
+		grep -q "^global buffer: 40 records, 0 lost, 40 repeated records dropped" /tmp/report.out ||
+		show /tmp/report.out
+	$RT start $N
+	echo 40 >$P/emit
+	$RT stop $N
+	RELAYTRACE_TEST_CRASH=1 $RT dump --read -o /tmp/c3 $N >/dev/null 2>&1
+	crc=$?
+	rt dump --read -o /tmp/c4 $N
+	check "crash after read, before the write (read(2)): the chunk is lost" \
+		eq "$crc $(cat /tmp/c3/trace0 | wc -c) $(count /tmp/c4)" "9 0 0"
 	unload
 }
 

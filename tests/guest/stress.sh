@@ -46,7 +46,10 @@ run_bench() {
 	brun=$!
 	if [ "$drain" = slow ]; then
 		while [ "$(cat $T/dropped)" = 0 ] && [ "$(cat $T/state)" != stopped ]; do usleep 1000; done
-		setup "$grp" "relaytrace record, once $(cat $T/dropped) records were dropped" rec_start ||
+		# The trace may stop before relaytrace first looks at it, and a
+		# stopped trace is waited for until it starts again: -w bounds
+		# that wait (what is left is copied either way).
+		setup "$grp" "relaytrace record, once $(cat $T/dropped) records were dropped" rec_start -w 20 ||
 			{ wait $brun; bench_unload; return 1; }
 	fi
 }

@@ -136,7 +136,7 @@ def peer_parse(lost, records=(5, 5), first=(0, 0), gaps=(3, 0), last=(7, 4), bac
             f"rec_size=64 attempted=8,5 ok=0,0 refused=0,0 ns=9,9 last_ts=0,0 trace_dropped=0 "
             f"trace_refused=0 peer_lost={lost} hist=\n")
     for w in (0, 1):
-        text += (f"D idx=1 stream n={w} bytes={records[w] * 64} records={records[w]} stale=0 torn=0 bad=0 partial=0\n"
+        text += (f"D idx=1 stream n={w} bytes={records[w] * 64} records={records[w]} stale=0 zero=0 torn=0 bad=0 partial=0\n"
                  f"D idx=1 writer cpu={w} stream={w} records={records[w]} seq_gaps={gaps[w]} ok_gaps=0 "
                  f"ok_dups={records[w] - 1} backwards={back[w]} ts_back=0 first_seq={first[w]} "
                  f"last_seq={last[w]} first_ok=0 last_ok=0 first_ts=0 last_ts=9\n")
@@ -189,7 +189,7 @@ ok(v.verdict == "FAIL" and "reorder" in [x.cls for x in v.violations],
 v = accounting.check(runfmt.parse(
     "\n".join(line for line in [""]) + "R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=perf mode=event flight=0 "
     "writers=1 rec_size=64 attempted=8 ok=0 refused=0 ns=9 last_ts=0 peer_lost=3 hist=\n"
-    "D idx=1 stream n=0 bytes=384 records=6 stale=0 torn=0 bad=0 partial=0\n"
+    "D idx=1 stream n=0 bytes=384 records=6 stale=0 zero=0 torn=0 bad=0 partial=0\n"
     "D idx=1 writer cpu=0 stream=0 records=5 seq_gaps=3 ok_gaps=0 ok_dups=4 backwards=1 ts_back=0 first_seq=0 "
     "last_seq=7 first_ok=0 last_ok=0 first_ts=0 last_ts=9\n"
     "D idx=1 text stream=0 lines=6 events=6 unparsed=0 badlen=0 dups=1 markers=0 lost=0 lost_unknown=0\n").runs[1])
@@ -205,7 +205,7 @@ v = peer_run("3,0")
 # is a fault everywhere.
 PERF1 = ("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=perf peer=perf mode=event flight=0 writers=1 "
          "rec_size=64 attempted=8 ok=0 refused=0 ns=9 last_ts=0 peer_lost=LOST peer_cpu_us=0 hist=\n"
-         "D idx=1 stream n=0 bytes=320 records=5 stale=0 torn=0 bad=0 partial=0\n"
+         "D idx=1 stream n=0 bytes=320 records=5 stale=0 zero=0 torn=0 bad=0 partial=0\n"
          "D idx=1 writer cpu=0 stream=0 records=5 seq_gaps=3 ok_gaps=0 ok_dups=4 backwards=0 ts_back=0 "
          "first_seq=0 last_seq=7 first_ok=0 last_ok=0 first_ts=0 last_ts=9\n")
 v = accounting.check(runfmt.parse(PERF1.replace("LOST", "4")).runs[1])

@@ -10,7 +10,7 @@ MATRIX=tests/accounting.conf RESULTS_DIR="$OUT/bench" BENCH_NO_HISTORY=1 BENCH_S
 	bench-user/host/bench >"$OUT/bench-host.txt" 2>&1 || rc=$?
 V=$OUT/bench/verdict.json
 if [ "$rc" = 0 ] && [ "$(field "$V" verdict)" = ok ] && [ "$(field "$V" failed_runs.all)" = 0 ]; then
-	result ok "bench: $(field "$V" records_checked) records checked in $(field "$V" runs_checked) runs, none failed; $(field "$V" runs_figures_only) flight runs read live, figures only"
+	result ok "bench: $(field "$V" records_checked) records checked in $(field "$V" runs_checked) runs, none failed, $(field "$V" runs_flight_live) of them flight runs read live"
 else
 	mapfile -t lines < <(field "$V" errors | head -5)
 	result fail "bench: every run verified" "status $rc; verdict $(field "$V" verdict), $(field "$V" failed_runs.all) runs failed" \

@@ -295,7 +295,7 @@ static int report(FILE *out, struct rb_loader *l, const struct rb_account *a,
 	account_print_streams(out, a);
 	fprintf(out, RELAY_BENCH_DRAIN_FMT, o->layout == RB_SHARED ? 1 : o->cpus,
 		a->bytes, a->samples, a->bytes - a->samples * o->rec_size,
-		t->elapsed_ns, t->utime_us, t->stime_us, o->reader_cpu);
+		t->elapsed_ns, t->utime_us, t->stime_us, o->reader_cpu, -1LL);
 	account_print_peer(out, counts, ncpus, o->writers,
 			   t->utime_us + t->stime_us);
 	bad = account_check(out, a, counts, ncpus);
