@@ -67,8 +67,10 @@ def verdict_lines(v):
            "timestamp, payload) and held against the module's counts (bench-user/report/accounting.py).",
            f"verdict: {v['records_checked']} records checked in {v['runs_checked']} runs; "
            f"violations: non-flight {v['failed_runs']['nonflight']} runs, "
-           f"flight read after stop {v['failed_runs']['flight_after_stop']} runs (both must be 0); "
-           f"flight read live: {v['runs_figures_only']} runs, figures only"]
+           f"flight read after stop {v['failed_runs']['flight_after_stop']} runs, "
+           f"flight read live {v['failed_runs']['flight_live']} of {v['runs_flight_live']} runs "
+           "(all must be 0)"
+           + (f"; {v['runs_figures_only']} runs give figures only" if v['runs_figures_only'] else "")]
     for r in fails[:20]:
         out.append(f"  FAIL run {r['idx']} {r['config']}: " + "; ".join(x["text"] for x in r["violations"]))
     bv = v.get("by_variant", {})

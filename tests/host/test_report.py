@@ -16,6 +16,7 @@ import accounting  # noqa: E402
 import benchfmt  # noqa: E402
 import figures  # noqa: E402
 import runfmt  # noqa: E402
+import tables  # noqa: E402
 from tap import done, ok  # noqa: E402
 
 
@@ -224,5 +225,10 @@ v2 = runfmt.parse("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=perf mode=ev
                   "rec_size=64 attempted=8 ok=0 refused=0 ns=9 last_ts=0 hist=\n")
 ok(accounting.check(v2.runs[1]).verdict == "FAIL",
    "accounting: a peer's run without its system's loss counter fails")
+
+# ---- tables: a lossless goal respects the bisections' resolution
+got = [tables.at_least(f, 0.10) for f in (1.20, 1.10, 1.05, 0.99, 0.92, 0.90)]
+ok(got == ["met", "met", "undecided", "undecided", "undecided", "missed"],
+   "tables: relay/peer lossless 1.20 met, 0.99 undecided within a 10 % tolerance, 0.90 missed", str(got))
 
 done()
