@@ -346,10 +346,14 @@ cleanup_poll() {
 # (each given 20 s, a bound that only decides a failure).
 ufstall_ready() { grep -q '^stalled' /tmp/uf.out; }
 # on_inode_lock PID: PID sleeps in __relay_reset_consumed(), whose one
-# sleep is for the inode lock of the relay file (wchan skips the lock's
-# own functions, which the scheduler's section holds).
+# sleep is for the inode lock of the relay file.  wchan names it, as it
+# skips the lock's own functions, which the scheduler's section holds;
+# on PREEMPT_RT the lock sleeps in rt_mutex_schedule(), which wchan
+# names instead, and the kernel stack (CONFIG_STACKTRACE: the debug and
+# RT kernels) shows __relay_reset_consumed() below it.
 on_inode_lock() {
-	[ "$(cat /proc/$1/wchan 2>/dev/null)" = __relay_reset_consumed ] && asleep $1
+	{ [ "$(cat /proc/$1/wchan 2>/dev/null)" = __relay_reset_consumed ] ||
+		grep -q '^\[<[0-9a-f]*>\] __relay_reset_consumed+' /proc/$1/stack 2>/dev/null; } && asleep $1
 }
 ufstall_ready_or_ended() { ufstall_ready || ended $1; }
 rewind_stall_one() {
@@ -381,6 +385,7 @@ rewind_stall_one() {
 	wait_until 20 on_inode_lock $rw
 	waits=$?
 	echo "# the rewind: state $(pstate $rw), in $(cat /proc/$rw/wchan 2>/dev/null)"
+	[ -r /proc/$rw/stack ] && sed 's/^/#   /' /proc/$rw/stack
 	check "stall, $m trace: the rewind waits for the stalled reader: for the inode lock, in relay_reset_consumed()" \
 		[ $waits = 0 ]
 	(exec cat $T/state >/tmp/st.out) 2>/tmp/st.err &
