@@ -42,14 +42,6 @@ words() {
 	done
 }
 
-# reader_opt: relaytrace's option for the reader the run line asks for.
-reader_opt() {
-	case "${h_reader:-auto}" in
-	mmap) echo --mmap ;;
-	read) echo --read ;;
-	esac
-}
-
 # progress IDX TAG: a line on what the run just done achieved.
 progress() {
 	awk -v ok="$(param res_ok)" -v ns="$(param res_ns)" -v att="$(param res_attempted)" \
@@ -203,7 +195,7 @@ bisect() {
 	if [ -n "${h_peer:-}" ]; then
 		stepfn=peer_step
 	else
-		rec_start $(reader_opt) || { echo "E idx=$idx relaytrace did not start: $(cat /tmp/rec.txt)"; return 1; }
+		rec_start $(reader_opt "${h_reader:-}") || { echo "E idx=$idx relaytrace did not start: $(cat /tmp/rec.txt)"; return 1; }
 	fi
 	n=0
 	$stepfn "$lo"
@@ -295,7 +287,7 @@ while IFS= read -r line; do
 	bench_run || errs="$errs; the run failed"
 	case "${h_drain:-none}" in
 	live) rec_wait >/tmp/rec.msg || errs="$errs; $(cat /tmp/rec.msg)" ;;
-	after) rec_dump $(reader_opt) >/tmp/rec.msg || errs="$errs; $(cat /tmp/rec.msg)" ;;
+	after) rec_dump $(reader_opt "${h_reader:-}") >/tmp/rec.msg || errs="$errs; $(cat /tmp/rec.msg)" ;;
 	esac
 	case "${h_drain:-none}" in
 	live|after) verify "$(param run_id)" >/tmp/verify.msg || errs="$errs; $(cat /tmp/verify.msg)" ;;

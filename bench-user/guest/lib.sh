@@ -26,34 +26,42 @@ param() {
 	cat "$P/$1"
 }
 
-# rec_start OPTION...: start `relaytrace record OPTION... -o $REC` on the
-# trace in the background, and wait until it has every file open (its
-# info file is written then).  Its summary goes to /tmp/rec.txt.
-rec_start() {
+# reader_opt READER: relaytrace's option for READER (mmap, read; none for
+# its own choice).
+reader_opt() {
+	case "$1" in
+	mmap) echo --mmap ;;
+	read) echo --read ;;
+	esac
+}
+
+# reader_bg COMMAND...: start COMMAND, a recorder that writes $REC, in the
+# background, and wait until it has every file open (its info file is
+# written then).  Its summary goes to /tmp/rec.txt.
+reader_bg() {
 	rm -rf $REC /tmp/rec.txt
-	/extra/relaytrace record "$@" -o $REC $N >/tmp/rec.txt 2>&1 &
+	"$@" >/tmp/rec.txt 2>&1 &
 	rpid=$!
 	while [ ! -s $REC/info ] && kill -0 $rpid 2>/dev/null; do usleep 2000; done
 	[ -s $REC/info ]
 }
 
-# reader_start READER: start the live reader the run line asks for:
+# rec_start OPTION...: `relaytrace record OPTION... -o $REC` on the trace,
+# started as reader_bg starts it.
+rec_start() {
+	reader_bg /extra/relaytrace record "$@" -o $REC $N
+}
+
+# reader_start READER [CPU]: start the live reader the run line asks for:
 # relaytrace record through the mapping (mmap), with read(2) (read), or
 # its own choice (empty); or readloop, a plain read(2) of 1 MiB at a time
 # (plain) or of a random count up to 2 MiB (plain-rand), as cat or dd
-# read a file, on CPU $2 if given.
+# read a file, on CPU if given.
 reader_start() {
 	case "$1" in
-	mmap) rec_start --mmap ;;
-	read) rec_start --read ;;
-	plain|plain-rand)
-		rm -rf $REC /tmp/rec.txt
-		/extra/readloop $([ "$1" = plain ] && echo "-c 1048576" || echo "-r -c 2097152") \
-			${2:+-C "$2"} -o $REC $N >/tmp/rec.txt 2>&1 &
-		rpid=$!
-		while [ ! -s $REC/info ] && kill -0 $rpid 2>/dev/null; do usleep 2000; done
-		[ -s $REC/info ] ;;
-	*) rec_start ;;
+	plain) reader_bg /extra/readloop -c 1048576 ${2:+-C "$2"} -o $REC $N ;;
+	plain-rand) reader_bg /extra/readloop -r -c 2097152 ${2:+-C "$2"} -o $REC $N ;;
+	*) rec_start $(reader_opt "$1") ;;
 	esac
 }
 

@@ -7,7 +7,7 @@
  * bench-verify needs (the buffers, the times, its CPU time and system
  * calls), as relaytrace's does.  The benchmark's check of the read side
  * with the readers relaytrace is not (make bench's reader=plain and
- * plain-rand; tests/read.conf).
+ * plain-rand; tests/read/scenario2.conf).
  *
  * usage: readloop [-c COUNT] [-r] [-C CPU] -o DIR ROOT/NAME
  */
