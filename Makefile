@@ -7,7 +7,7 @@ SHELL := /bin/bash
 KERNEL ?= 6.1
 export KERNEL
 
-.PHONY: help deps kernel kernel-dir relaytrace test-module test test-debug test-kcsan test-rt \
+.PHONY: help deps kernel kernel-dir relaytrace test-module test test-debug test-kcsan test-rt test-arch \
 	test-patch1 test-fixes check bench bench-ab bench-cost bench-baseline compare clean distclean \
 	series-tree series-export series-carry series-fixes
 
@@ -31,6 +31,8 @@ help:
 	@echo "                     kmemleak, panic_on_warn), with fault injection"
 	@echo "  make test-kcsan    the tests on a KCSAN kernel; no data race in relay code"
 	@echo "  make test-rt       the tests on a PREEMPT_RT kernel with lockdep (KERNEL=6.12)"
+	@echo "  make test-arch     the KUnit suite by kunit.py on arm64 (4 KiB and 64 KiB pages)"
+	@echo "                     and i386 (ARCH_CONFIGS=\"arm64-64k\" for fewer: tests/arch/run --help)"
 	@echo "  make test-patch1   relay's read(2) repeating records on Debian's 6.1 without"
 	@echo "                     the series, and gone with patch 1 alone"
 	@echo "  make test-fixes [FIX=NAME]  each fix of the series undone in turn"
@@ -93,6 +95,9 @@ test-kcsan:
 
 test-rt:
 	@KVARIANT=rt tests/run
+
+test-arch:
+	@tests/arch/run $(ARCH_CONFIGS)
 
 test-patch1:
 	@tests/patch1/run

@@ -154,13 +154,21 @@ build_modules() {
 # (build/<kernel>/obj[-<variant>]/relaytrace/: a variant may patch it, and
 # make would take another variant's objects, newer than its sources, for
 # up to date); print its path.
-build_relaytrace() {
-	local out=$KOBJ/relaytrace logf
+build_relaytrace() {	# build_relaytrace [i386]
+	local out=$KOBJ/relaytrace logf cc=()
+	# i386: a 32-bit build, run by the x86_64 kernel's compat path, as
+	# relaytrace32 (the guest's /extra/ holds both).
+	[ "${1:-}" != i386 ] || { out=$KOBJ/relaytrace32; cc=(CC=i686-linux-gnu-gcc); }
 	mkdir -p "$out"
 	logf=$out/build.log
-	make -C "$KSRC/tools/tracing/relaytrace" O="$out" LDFLAGS=-static >"$logf" 2>&1 ||
-		{ cat "$logf" >&2; die "relaytrace does not build (log: $logf)"; }
-	echo "$out/relaytrace"
+	make -C "$KSRC/tools/tracing/relaytrace" O="$out" LDFLAGS=-static "${cc[@]}" >"$logf" 2>&1 ||
+		{ cat "$logf" >&2; die "relaytrace${1:+ ($1)} does not build (log: $logf)"; }
+	if [ "${1:-}" = i386 ]; then
+		cp "$out/relaytrace" "$out/relaytrace32"
+		echo "$out/relaytrace32"
+	else
+		echo "$out/relaytrace"
+	fi
 }
 
 # Sign modules with the key the kernel build made (certs/signing_key.pem),

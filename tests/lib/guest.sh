@@ -63,7 +63,7 @@ functional_adds() {
 	FUNCTIONAL_ADD=(--add tests/module/trace_test.ko --add "$KOBJ/samples/relay_trace/fork_trace.ko"
 		--add tests/guest/functional.sh --add tests/guest/relaytrace.sh --add tests/guest/lockdown.sh
 		--add tests/guest/ktap.sh --add tests/guest/pollwait --add tests/guest/ufstall
-		--add "$(relaytrace_bin)")
+		--add "$(relaytrace_bin)" --add "$(build_relaytrace i386)")
 }
 
 # ktap_docs FILE STATUS PREFIX...: FILE holds one KTAP document per guest

@@ -6,7 +6,8 @@ per result for tests/run:
 
 runs `KUNIT_PY parse --json` on LOG (a console with KUnit at boot, or a
 guest script's KTAP output) and prints "PASS name" / "FAIL name" for each
-test case (of SUITE only, if given), "# " diagnostic lines of the log
+test case (of SUITE only, if given; "SKIP name (skipped: reason)" for
+a case that skipped), "# " diagnostic lines of the log
 under a failed case, and a last line "plan P results R" (P: the plan the
 log announced, or -1).  Exits 2 if the parser fails.
 """
@@ -54,9 +55,13 @@ def main():
             print(f"# kunit.py parse failed ({r.returncode}): {r.stdout[-300:]} {r.stderr[-300:]}")
             return 2
     diag = {}
+    skipped = {}
     cur = None
     for line in text.splitlines():
         line = re.sub(r"^\[ *[0-9.]+\] ", "", line).strip()
+        m = re.match(r"^ok \d+ (?:- )?(.*?)\s*# SKIP\s*(.*)$", line)
+        if m:
+            skipped[m.group(1).strip()] = m.group(2).strip() or "no reason given"
         m = re.match(r"^not ok \d+ (?:- )?(.*)$", line)
         if m:
             cur = m.group(1).strip()
@@ -69,8 +74,11 @@ def main():
     for c in cases(data, suite):
         n += 1
         name = c["name"]
-        if c["status"] in ("PASS", "SKIP"):
-            print(f"{c['status']} {name}")
+        if c["status"] == "SKIP":
+            # A case that cannot run here says why.
+            print(f"SKIP {name} (skipped: {skipped.get(name, 'no reason given')})")
+        elif c["status"] == "PASS":
+            print(f"PASS {name}")
         else:
             print(f"FAIL {name}")
             for d in diag.get(name, diag.get("- " + name, []))[:6]:
