@@ -56,14 +56,59 @@ relaytrace_bin() {
 	build_relaytrace
 }
 
-# functional_adds: set FUNCTIONAL_ADD to the vm/run --add arguments of the
-# functional tests and relaytrace's (tests/guest/functional.sh,
-# relaytrace.sh, lockdown.sh and what they need).
-functional_adds() {
-	FUNCTIONAL_ADD=(--add tests/module/trace_test.ko --add "$KOBJ/samples/relay_trace/fork_trace.ko"
-		--add tests/guest/functional.sh --add tests/guest/relaytrace.sh --add tests/guest/lockdown.sh
-		--add tests/guest/ktap.sh --add tests/guest/pollwait --add tests/guest/ufstall
-		--add "$(relaytrace_bin)" --add "$(build_relaytrace i386)")
+# guest_script NAME: the line of tests/guest/scripts that names NAME, as
+# "COMMAND|FILES" (an unknown name is fatal).
+guest_script() {
+	local line
+	line=$(awk -F' *[|] *' -v n="$1" '!/^#/ && NF >= 3 && $1 == n { print $2 "|" $3; f = 1 } END { exit !f }' \
+		"$TOP/tests/guest/scripts") || die "no guest script '$1' in tests/guest/scripts"
+	echo "$line"
+}
+
+# guest_adds NAME...: set GUEST_ADD to the vm/run --add arguments of the
+# guest scripts NAME... (tests/guest/scripts), each file once.
+guest_adds() {
+	local name f seen=' '
+	GUEST_ADD=()
+	for name in "$@"; do
+		for f in $(guest_script "$name" | cut -d'|' -f2); do
+			case "$f" in
+			@relaytrace) f=$(relaytrace_bin) ;;
+			@relaytrace32) f=$(build_relaytrace i386) ;;
+			@kobj/*) f=$KOBJ/${f#@kobj/} ;;
+			esac
+			case "$seen" in *" $f "*) continue ;; esac
+			seen="$seen$f "
+			GUEST_ADD+=(--add "$f")
+		done
+	done
+}
+
+# guest_cmd "NAME [ARG...]"...: the guest's command that runs each named
+# script in turn (with its arguments), whatever the others' status, and
+# exits with their statuses or'ed (1: a script's own verdict).
+guest_cmd() {
+	local s name args cmd='' i=0
+	for s in "$@"; do
+		read -r name args <<<"$s"
+		i=$((i + 1))
+		cmd="$cmd$(guest_script "$name" | cut -d'|' -f1)${args:+ $args}; s$i=\$?; "
+	done
+	echo "${cmd}exit \$(( $(seq -s ' | ' -f 's%g' 1 "$i" | sed 's/s\([0-9]*\)/$s\1/g') ))"
+}
+
+# guest_boot VMNAME [VM_RUN_ARGS...] -- "NAME [ARG...]"...: vm_test VMNAME
+# with the files of the named guest scripts, running them in turn (one
+# KTAP document each, for ktap_docs).
+guest_boot() {
+	local vmname=$1 a=() s names=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do a+=("$1"); shift; done
+	[ "${1:-}" = -- ] || die "guest_boot: no -- before the guest scripts"
+	shift
+	for s in "$@"; do names+=("${s%% *}"); done
+	guest_adds "${names[@]}"
+	vm_test "$vmname" "${a[@]}" "${GUEST_ADD[@]}" -- sh -c "$(guest_cmd "$@")"
 }
 
 # ktap_docs FILE STATUS PREFIX...: FILE holds one KTAP document per guest

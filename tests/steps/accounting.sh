@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 50 test debug kcsan rt
 # Step: benchmark runs (tests/accounting.conf) in which buffers fill while a
 # reader reads, every record checked by content and every writer's
 # accounting closed (bench-user/report/accounting.py), as make bench does;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 10 test debug kcsan rt
 # Step: the Debian packages, the kernel of this variant, the out-of-tree
 # modules and the guest's user-space tools.
 . "$(dirname "$0")/../lib/step.sh"

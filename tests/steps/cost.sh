@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 90 test
 # Step: the deterministic cost (make bench-cost) twice: two -icount boots
 # give the same figures (report.py same-cost), they hold against the
 # committed baseline, the gate fails on a baseline shifted by one

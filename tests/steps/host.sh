@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 20 test
 # Step: the host checks, tests/host/*.sh, each printing "ok - ..." and
 # "not ok - ..." lines (tests/lib/host.sh).
 . "$(dirname "$0")/../lib/step.sh"

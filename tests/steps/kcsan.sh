@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 92 kcsan
 # Step (KCSAN kernel): the data races KCSAN reported in every boot of this
 # run, by file.  None may come from relay or the trace layer -- and KCSAN
 # must have been on in every boot, or none would be reported anyway.

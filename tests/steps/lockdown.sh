@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 40 test
 # Step: the traces on a locked-down kernel (tests/guest/lockdown.sh).
 #   - a boot with lockdown=integrity, the level of distribution kernels
 #     booted with UEFI Secure Boot: the project's modules are signed with
@@ -9,10 +10,8 @@
 #     trace set up before: its files are refused on open, a CPU cannot come
 #     online while the trace exists, and no trace can be set up afterwards.
 . "$(dirname "$0")/../lib/step.sh"
-functional_adds
-vm_test lockdown-integrity --smp 4 --append lockdown=integrity "${FUNCTIONAL_ADD[@]}" \
-	-- sh -c 'sh /extra/lockdown.sh integrity; l=$?; sh /extra/functional.sh; f=$?; sh /extra/relaytrace.sh; r=$?; exit $((l | f | r))'
+guest_boot lockdown-integrity --smp 4 --append lockdown=integrity -- "lockdown integrity" guest relaytrace
 ktap_docs "$OUT/lockdown-integrity.out" "$rc" "lockdown=integrity" "lockdown=integrity: guest" \
 	"lockdown=integrity: relaytrace"
-vm_test lockdown-confidentiality --smp 4 "${FUNCTIONAL_ADD[@]}" -- sh /extra/lockdown.sh confidentiality
+guest_boot lockdown-confidentiality --smp 4 -- "lockdown confidentiality"
 ktap "lockdown confidentiality" "$OUT/lockdown-confidentiality.out" "$rc"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 70 test
 # Step: the benchmark's peers (bench-user/report/variants.py: an ftrace
 # instance with trace-cmd, a BPF ringbuf, one shared and one per CPU, and
 # perf, each recording relay_bench.ko's tracepoint), each run once

@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 60 test
 # Step: the read side's promise under the readers users have, through make
 # bench's harness (tests/read/*.conf), each record checked by content:
 # scenario 1, a global flight trace read live by relaytrace (read(2) and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# step: 99 test debug kcsan rt
 # Step: kernel splats on every console of this run (the boots of the steps
 # before it, their logs in OUT).  (On the KCSAN kernel, KCSAN's own
 # reports are the kcsan step's.)

@@ -1,15 +1,12 @@
 #!/bin/bash
+# step: 80 test debug kcsan rt
 # Step: a boot (-smp 4) of stress and fault tests (tests/guest/stress.sh),
 # with the KUnit suite at boot too, so that the debug kernel's kmemleak
 # scan at the end also covers its setup-abuse cases.  Its benchmark-style
 # runs print R and D lines, which the accounting checker verifies here
 # (report.py check --json: the assertion reads its fields).
 . "$(dirname "$0")/../lib/step.sh"
-vm_test stress --kunit --smp 4 \
-	--add tests/module/trace_test.ko --add bench-module/relay_bench.ko \
-	--add "$(relaytrace_bin)" --add bench-user/guest/bench-verify --add bench-user/guest/lib.sh \
-	--add tests/guest/ctlfuzz --add tests/guest/stress.sh --add tests/guest/ktap.sh \
-	-- sh /extra/stress.sh
+guest_boot stress --kunit --smp 4 -- stress
 ktap stress "$OUT/stress.out" "$rc"
 V=$OUT/stress-verdict.json
 python3 "$REPORT" check --json "$OUT/stress.out" >"$V" 2>&1 || true
