@@ -1,4 +1,5 @@
 #!/bin/sh
+# shellcheck disable=SC2154,SC2317	# h_* and p_*: set by words(); steps: through $stepfn
 # make bench, in the guest: one relay_bench run per line of /extra/runs.txt
 # (written by bench-user/report/report.py plan), printing its R and D
 # lines (bench-user/report/runfmt.py) and a progress line.
@@ -17,17 +18,21 @@
 # bench-ab) loads /extra/relay_bench-a.ko or -b.ko instead.  The R line
 # repeats the whole line's words, which the host checks against runs.txt.
 #
-# A peer's line (peer=SYSTEM[:LAYOUT], with variant=) sets up that system
+# A peer's line (peer=NAME[:ARG...], with variant=) sets up that system
 # around the module's tracepoint (mode=event) instead of a trace, with the
 # same buffer memory per CPU as relay's (subbuf_size x n_subbufs): drain=
 # after records with nothing reading and reads once the writers stopped,
-# drain=live runs the system's own consumer (peers.sh: trace-cmd,
-# bench-ringbuf, perf) while they write.  Its R line adds the system's
-# loss counter per writer's CPU (peer_lost) and its consumer's CPU time
-# (peer_cpu_us).
+# drain=live runs the system's own consumer while they write.  NAME is
+# its file in /extra/peers/ (bench-user/guest/peers/: trace-cmd,
+# bpf-ringbuf, perf; common.sh has their contract and the dispatch), which
+# the plan takes from the variant (bench-user/report/variants.py); this
+# script knows none of them.  Its R line adds the system's loss counter
+# per writer's CPU (peer_lost) and its consumer's CPU time (peer_cpu_us).
 set -u
+# shellcheck source=/dev/null
 . /extra/lib.sh
-. /extra/peers.sh
+# shellcheck source=/dev/null
+. /extra/peers/common.sh
 
 # words PREFIX WORD...: each KEY=VALUE word as the variable PREFIX_KEY
 # (a KEY that is not a shell name is refused).
@@ -88,7 +93,7 @@ isqrt() {
 # recorded: the bytes relaytrace has written so far (the files' sizes: a
 # bisection's recording grows to tens of MB, too much to read each time).
 recorded() {
-	stat -c %s $REC/trace* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
+	stat -c %s "$REC"/trace* 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
 }
 # step_begin TOTAL_RATE: the next step's number, rate and run id set;
 # fails (and sets failed) once the run ids plan.py left it are used up.
@@ -100,18 +105,15 @@ step_begin() {
 	fi
 	k=$((k + 1))
 	step_idx=$((step_idx + 1))
-	echo $(( ($1 + w - 1) / w )) >$P/rate
-	echo $((base + k)) >$P/run_id
+	echo $(( ($1 + w - 1) / w )) >"$P/rate"
+	echo $((base + k)) >"$P/run_id"
 }
-# step_r_line [KEY=VALUE...]: the step's R line: the bisection's line with
-# the step's rate and run id, these keys, and the module's results.
+# step_r_line [KEY=VALUE...]: the step's R line (lib.sh's r_line): the
+# bisection's line with the step's rate and run id, these keys, and the
+# module's results.
 step_r_line() {
-	# shellcheck disable=SC2086
-	echo "R idx=$step_idx parent=$idx step=$k $desc $(echo " $params " |
-		sed "s/ rate=[0-9]* / rate=$(param rate) /; s/ run_id=[0-9]* / run_id=$(param run_id) /")" \
-		"$* attempted=$(param res_attempted) ok=$(param res_ok) refused=$(param res_failed)" \
-		"ns=$(param res_ns) last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
-		"trace_refused=$(param res_refused) hist=$(param res_hist)"
+	r_line "$step_idx" "parent=$idx step=$k $desc $(echo " $params " |
+		sed "s/ rate=[0-9]* / rate=$(param rate) /; s/ run_id=[0-9]* / run_id=$(param run_id) /")" "$*"
 }
 step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
 	step_begin "$1" || return
@@ -120,7 +122,7 @@ step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
 	step_r_line
 	progress "$idx.$k" "q=b mode=$p_mode writers=$w reader=${h_reader:-auto} rate=$1"
 	steps="$steps $(param run_id):$step_idx"
-	if [ $src != 0 ]; then
+	if [ "$src" != 0 ]; then
 		echo "E idx=$step_idx the run failed ($src); the bisection ends"
 		failed=1
 		return
@@ -128,7 +130,7 @@ step() {	# step TOTAL_RATE: one run; sets lossy to 0 or 1, or failed
 	lossy=$(param res_failed | tr ',' '\n' | awk '{ s += $1 } END { print (s > 0) ? 1 : 0 }')
 	want=$((want + $(param res_ok | tr ',' '\n' | awk '{ s += $1 } END { print s }') * p_rec_size))
 	t=0
-	while got=$(recorded); [ "$got" -lt "$want" ] && [ $t -lt 300 ]; do usleep 100000; t=$((t + 1)); done
+	while got=$(recorded); [ "$got" -lt "$want" ] && [ "$t" -lt 300 ]; do usleep 100000; t=$((t + 1)); done
 	if [ "$got" -lt "$want" ]; then
 		echo "E idx=$step_idx relaytrace recorded $got of $want bytes in 30 s; the bisection ends"
 		failed=1
@@ -162,7 +164,7 @@ peer_once() {
 	echo "$pc" | grep -qE '^[0-9]+$' || errs="$errs; no consumer CPU time from $h_peer"
 	peer_keys="peer_lost=$pl peer_cpu_us=${pc:-0}"
 	# The recordings, verified: out of the guest's memory.
-	rm -rf "$PEER_DIR"/tc.dat* "$PEER_DIR/perf.data" "$PEER_DIR/bpf"
+	peer_clean "$h_peer"
 }
 
 # peer_step TOTAL_RATE: a bisection's step for a peer: a run at that rate
@@ -189,12 +191,13 @@ peer_step() {
 bisect() {
 	lo=${h_bisect%%:*} rest=${h_bisect#*:}
 	hi=${rest%%:*} tol=${rest#*:}
-	w=${p_writers:-1} base=${p_run_id:-1} k=0 steps= lossy= failed= want=0
+	w=${p_writers:-1} base=${p_run_id:-1} k=0 steps='' lossy='' failed='' want=0
 	# A peer's steps each run its consumer, and verify, on their own.
 	stepfn=step
 	if [ -n "${h_peer:-}" ]; then
 		stepfn=peer_step
 	else
+		# shellcheck disable=SC2046	# reader_opt: no option, or one
 		rec_start $(reader_opt "${h_reader:-}") || { echo "E idx=$idx relaytrace did not start: $(cat /tmp/rec.txt)"; return 1; }
 	fi
 	n=0
@@ -216,12 +219,12 @@ bisect() {
 	while [ -z "$failed" ] && [ $lo_ok = 1 ] && [ "$hi_lossy" = 1 ] &&
 	      [ $((hi * 100)) -gt $((lo * (100 + tol))) ]; do
 		mid=$(isqrt $((lo * hi)))
-		[ "$mid" -gt "$lo" ] && [ "$mid" -lt "$hi" ] || break
+		{ [ "$mid" -gt "$lo" ] && [ "$mid" -lt "$hi" ]; } || break
 		$stepfn "$mid"
 		if [ "$lossy" = 0 ]; then lo=$mid; else hi=$mid; fi
 	done
 	[ -z "${h_peer:-}" ] || { [ -z "$failed" ]; return; }
-	echo stop >$T/state
+	echo stop >"$T/state"
 	if ! rec_wait >/tmp/rec.msg; then
 		for s in $steps; do echo "E idx=${s#*:} $(cat /tmp/rec.msg)"; done
 		failed=1
@@ -236,7 +239,7 @@ bisect() {
 		for s in $steps; do echo "E idx=${s#*:} $(cat /tmp/verify.msg)"; done
 		failed=1
 	fi
-	rm -rf $REC /tmp/drain.txt /tmp/rec.msg /tmp/verify.msg /tmp/verify.err
+	rm -rf "$REC" /tmp/drain.txt /tmp/rec.msg /tmp/verify.msg /tmp/verify.err
 	[ -z "$failed" ]
 }
 
@@ -285,6 +288,7 @@ while IFS= read -r line; do
 		errs="$errs; the reader did not start: $(cat /tmp/rec.txt)" ;;
 	esac
 	bench_run || errs="$errs; the run failed"
+	# shellcheck disable=SC2046	# reader_opt: no option, or one
 	case "${h_drain:-none}" in
 	live) rec_wait >/tmp/rec.msg || errs="$errs; $(cat /tmp/rec.msg)" ;;
 	after) rec_dump $(reader_opt "${h_reader:-}") >/tmp/rec.msg || errs="$errs; $(cat /tmp/rec.msg)" ;;

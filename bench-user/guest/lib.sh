@@ -1,12 +1,14 @@
 # shellcheck shell=sh
-# The guest side of a relay_bench run, shared by bench.sh (make bench) and
-# tests/guest/stress.sh: load the module, record the trace with relaytrace
-# (the series' consumer), run, verify every record recorded with
-# bench-verify, and print the run's R and D lines (format:
-# bench-user/report/runfmt.py).  Source it in the busybox guest, with
+# The guest side of a relay_bench run, shared by bench.sh (make bench),
+# cost.sh (make bench-cost) and tests/guest/stress.sh: load the module,
+# record the trace with relaytrace (the series' consumer), run, verify
+# every record recorded with bench-verify, and print the run's R and D
+# lines and the guest's M line (format: bench-user/report/runfmt.py): the
+# one place each is printed.  Source it in the busybox guest, with
 # relay_bench.ko, relaytrace and bench-verify in /extra.
 P=/sys/module/relay_bench/parameters
 N=relay_bench/run
+# shellcheck disable=SC2034	# bench.sh's
 T=/sys/kernel/tracing/relay/$N
 REC=/tmp/rec
 rpid=
@@ -57,6 +59,7 @@ rec_start() {
 # its own choice (empty); or readloop, a plain read(2) of 1 MiB at a time
 # (plain) or of a random count up to 2 MiB (plain-rand), as cat or dd
 # read a file, on CPU if given.
+# shellcheck disable=SC2046	# reader_opt: no option, or one
 reader_start() {
 	case "$1" in
 	plain) reader_bg /extra/readloop -c 1048576 ${2:+-C "$2"} -o $REC $N ;;
@@ -69,7 +72,7 @@ reader_start() {
 # with its message, if relaytrace failed.
 rec_wait() {
 	[ -n "$rpid" ] || return 0
-	wait $rpid
+	wait "$rpid"
 	rc=$?
 	rpid=
 	[ $rc = 0 ] || { echo "relaytrace record failed ($rc): $(grep "^relaytrace" /tmp/rec.txt | tr "\n" " ")"; return 1; }
@@ -95,20 +98,29 @@ bench_run() {
 	echo 1 >$P/run
 }
 
-# emit_run IDX DESCRIPTION...: print the R line of the run just done -- its
-# description (KEY=VALUE words: the harness's keys and the module's
-# parameters), then the module's results: per writer, its attempts,
-# successes and refused writes (refused for any reason); what the trace's
-# dropped and refused counters grew by (trace_dropped, trace_refused) --
-# and a D line for each line bench-verify printed, and for the module's
-# own check of a ring buffer.
-emit_run() {
-	idx=$1
+# r_line IDX DESCRIPTION...: the R line of the run just done (the one
+# function that prints one) -- its index, its description (KEY=VALUE words:
+# the harness's keys and the module's parameters, and a peer's
+# peer_lost and peer_cpu_us), then the module's results: per writer, its
+# attempts, successes and refused writes (refused for any reason); what
+# the trace's dropped and refused counters grew by (trace_dropped,
+# trace_refused); the latency histogram.
+r_line() {
+	rl_idx=$1
 	shift
-	echo "R idx=$idx $* attempted=$(param res_attempted) ok=$(param res_ok)" \
+	echo "R idx=$rl_idx $* attempted=$(param res_attempted) ok=$(param res_ok)" \
 		"refused=$(param res_failed) ns=$(param res_ns)" \
 		"last_ts=$(param res_last_ts) trace_dropped=$(param res_dropped)" \
 		"trace_refused=$(param res_refused) hist=$(param res_hist)"
+}
+
+# emit_run IDX DESCRIPTION...: print the R line of the run just done
+# (r_line), then a D line for each line bench-verify printed, and for the
+# module's own check of a ring buffer.
+emit_run() {
+	idx=$1
+	shift
+	r_line "$idx" "$@"
 	emit_reader "$idx"
 	param res_check | grep . | sed "s/^/D idx=$idx /"
 	rm -f /tmp/drain.txt
@@ -120,10 +132,31 @@ emit_reader() {
 	return 0
 }
 
-# emit_meta: the guest's facts, as an M line.
+# bpf_jit: the BPF JIT setting, net.core.bpf_jit_enable (1: on; none
+# without BPF).
+bpf_jit() {
+	cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo none
+}
+
+# emit_meta: the guest's facts, as an M line (the one function that
+# prints them).
 emit_meta() {
 	echo "M clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
 		"cpus=$(grep -c ^processor /proc/cpuinfo) kernel=$(uname -r)" \
 		"mem_kb=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
-		"bpf_jit=$(cat /proc/sys/net/core/bpf_jit_enable 2>/dev/null || echo none)"
+		"bpf_jit=$(bpf_jit)"
+}
+
+# wait_line PATTERN FILE PID SECONDS: wait until FILE has a line that
+# matches PATTERN (grep), looking every 10 ms, while PID (which writes
+# FILE) runs, for SECONDS at most; fails if FILE has no such line then.
+# How a BPF program's attach is awaited (bench-ringbuf's "attached").
+wait_line() {
+	read -r wl_t0 _ </proc/uptime
+	while ! grep -q "$1" "$2" 2>/dev/null && kill -0 "$3" 2>/dev/null; do
+		read -r wl_t _ </proc/uptime
+		[ $(( ${wl_t%.*} - ${wl_t0%.*} )) -lt "$4" ] || break
+		usleep 10000
+	done
+	grep -q "$1" "$2" 2>/dev/null
 }

@@ -13,6 +13,8 @@ REQUIRED = ("sizes", "writers", "subbuf_size")
 # not bisections: the upper half is the bisections'.
 RUN_MAX = max_run_id()
 RUNS_TOP = RUN_MAX // 2
+# The peers' files (variants.py: peer), copied into the guest as /extra/peers/.
+PEERS_DIR = Path(__file__).resolve().parents[1] / "guest" / "peers"
 
 
 def read_conf(path):
@@ -55,9 +57,10 @@ def runs(conf):
         v = variants.get(p["mode"])
         if q not in v.questions:
             raise ValueError(f"{q}.modes: variant {v.name} does not answer ({q})")
-        if v.name != v.module:
-            peer = v.system + "".join(f":{x}" for x in v.guest.values())
-            harness = {**(harness or {}), "variant": v.name, "peer": peer}
+        if v.peer:
+            if not (PEERS_DIR / f"{v.peer}.sh").is_file():
+                raise ValueError(f"variant {v.name}: no {PEERS_DIR.relative_to(PEERS_DIR.parents[2])}/{v.peer}.sh")
+            harness = {**(harness or {}), "variant": v.name, "peer": variants.peer_word(v)}
         params = {"mode": v.module, "flight": p.get("flight", 0),
                   "writers": p["writers"], "rec_size": p["rec_size"],
                   "subbuf_size": conf.get(f"{q}.subbuf_size", [sub])[0],

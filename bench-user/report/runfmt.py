@@ -17,8 +17,8 @@ ran ("-" now: relaytrace runs each reader on its buffer's CPU); in an
 A/B run (make bench-ab) also which build of relay_bench.ko the run loads
 (ko=a or ko=b); and for a peer, the variant (variant=, variants.py),
 whose module parameter mode= is the tracepoint's, and the system the
-guest sets up around it (peer=ftrace, bpf:shared, bpf:percpu, perf:
-bench-user/guest/peers.sh).  Right of "|" are
+guest sets up around it (peer=trace-cmd, bpf-ringbuf:shared,
+bpf-ringbuf:percpu, perf: bench-user/guest/peers/).  Right of "|" are
 relay_bench.ko's module parameters,
 passed to insmod as they are.  Keys may come in any order.
 

@@ -4,12 +4,25 @@ the figures and the report read (as tools/testing/selftests/bpf/bench.h's
 struct bench is for the BPF benchmark).  Each entry names the module's
 variant (relay_bench.ko's mode=, its table bench_variants[] in
 bench-module/relay_bench.c; `make test` checks the two agree), and the
-guest's side of it (bench-user/guest/bench.sh and peers.sh: the system
-set up around the module's tracepoint, and its consumer).
+guest's side of it (bench-user/guest/bench.sh, and for a peer its file
+bench-user/guest/peers/PEER.sh: the system set up around the module's
+tracepoint, and its consumer).
 
-Adding a variant: an entry here, an entry in bench_variants[] if the
-module writes through something new, and, for a new system, its setup
-and reader in bench-user/guest/peers.sh.  README.md, "Adding a variant".
+Adding a variant:
+1. for a new system that records the tracepoint, one file
+   bench-user/guest/peers/PEER.sh that meets the contract written at the
+   top of bench-user/guest/peers/common.sh (PEER_begin, PEER_end,
+   PEER_files; peer_lost and peer_cpu_us; its records decoded through
+   bench-verify --text or verified by its own consumer);
+2. an entry here (peer="PEER" for such a system, its guest= words passed
+   to it as peer=PEER:VALUE...);
+3. an entry in bench_variants[] only if the module writes through
+   something new, and a parser in bench-verify.c only if the tool's text
+   is new to it.
+The plan, bench.sh's dispatch, the files copied into the guest
+(bench-user/host/bench: all of bench-user/guest/peers/), the accounting,
+the tables and the plots take it from there.  docs/developing.md,
+"Adding a benchmark variant".
 """
 from dataclasses import dataclass, field
 
@@ -32,7 +45,8 @@ class Variant:
     questions: tuple = ("a", "b", "c")
     repeats: bool = False     # its consumer may give a record twice (perf script)
     loss_all_kinds: bool = False  # its loss counter counts other records too (perf's side-band)
-    guest: dict = field(default_factory=dict)  # what peers.sh sets up: key=value words
+    peer: str = ""            # its file in bench-user/guest/peers/ (no .sh): a system on the tracepoint
+    guest: dict = field(default_factory=dict)  # what the peer sets up: values passed as peer=PEER:VALUE...
 
 
 VARIANTS = [
@@ -48,19 +62,19 @@ VARIANTS = [
             verify="module", questions=("a",), loss_how="overwrites the oldest", nmi_safe="yes",
             lockdown="n/a (in-kernel API)"),
     Variant("ftrace-event", "event", "ftrace event + trace-cmd", "ftrace", reader="trace-cmd",
-            after="the instance's trace file", result=False, loss=("peer_lost",),
+            after="the instance's trace file", result=False, loss=("peer_lost",), peer="trace-cmd",
             loss_how="per-CPU stats: dropped events, overrun; trace-cmd report", nmi_safe="yes",
             lockdown="yes (tracefs; refused at confidentiality)"),
     Variant("bpf-ringbuf", "event", "BPF ringbuf, one shared", "bpf", reader="bench-ringbuf",
-            after="bench-ringbuf", result=False, loss=("peer_lost",),
+            after="bench-ringbuf", result=False, loss=("peer_lost",), peer="bpf-ringbuf",
             loss_how="reserve fails: the program counts it", nmi_safe="no (spinlock; trylock in NMI)",
             lockdown="yes (bpf refused only at confidentiality)", guest={"layout": "shared"}),
     Variant("bpf-ringbuf-percpu", "event", "BPF ringbuf, one per CPU", "bpf", reader="bench-ringbuf",
-            after="bench-ringbuf", result=False, loss=("peer_lost",),
+            after="bench-ringbuf", result=False, loss=("peer_lost",), peer="bpf-ringbuf",
             loss_how="reserve fails: the program counts it", nmi_safe="no (spinlock; trylock in NMI)",
             lockdown="yes (bpf refused only at confidentiality)", guest={"layout": "percpu"}),
     Variant("perf", "event", "perf record (tracepoint)", "perf", reader="perf", result=False,
-            loss=("peer_lost",), questions=("b", "c"), loss_how="PERF_RECORD_LOST records (of any kind)", repeats=True,
+            loss=("peer_lost",), peer="perf", questions=("b", "c"), loss_how="PERF_RECORD_LOST records (of any kind)", repeats=True,
             loss_all_kinds=True,
             nmi_safe="yes", lockdown="yes (perf refused only at confidentiality)"),
     Variant("none", "none", "floor (no write)", "none", verify="n/a", questions=("a",)),
@@ -90,6 +104,13 @@ def of_run(r):
 def peers():
     """The variants that record through the tracepoint (the peers)."""
     return [v for v in VARIANTS if not v.result and v.questions]
+
+
+def peer_word(v):
+    """The run line's peer= value of variant V: its file in
+    bench-user/guest/peers/ and its guest values, PEER[:VALUE...] ("" for a
+    variant that is no peer)."""
+    return v.peer + "".join(f":{x}" for x in v.guest.values()) if v.peer else ""
 
 
 def module_modes():

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench-verify --text, the check of the peers' records by content: the
 # text of `trace-cmd report` and of `perf script --show-lost-events` of
-# relay_bench:relay_bench_rec (bench-user/guest/peers.sh feeds it), made
+# relay_bench:relay_bench_rec (bench-user/guest/peers/ feed it), made
 # here by a generator built from the record layout (uapi/relay_bench.h)
 # in either tool's spelling, with one fault injected.  Each fault must be
 # seen where it belongs -- a corrupted byte as a torn record, a truncated
