@@ -357,9 +357,23 @@ def checkout(kernel, branch, commit, force=False):
 
 # --- reverts of tests/fixes: branches fix/<name> ------------------------------------
 
+def revert_tree(path):
+    """N if the revert at path undoes patch N on patch N's own tree ("#
+    tree: patch N alone ...": the fix the later patches rewrite), else
+    None: a revert on top of the whole series."""
+    m = re.search(r"^# tree: patch (\d+)", path.read_text(), re.M)
+    return int(m.group(1)) if m else None
+
+
 def revert_files():
-    """Every revert the project keeps: tests/fixes/*.diff."""
-    return sorted(FIXES.glob("*.diff"))
+    """The reverts on top of the whole series: tests/fixes/*.diff, but
+    those of a patch alone (revert_tree)."""
+    return sorted(p for p in FIXES.glob("*.diff") if revert_tree(p) is None)
+
+
+def tree_reverts():
+    """The reverts of a patch alone: each must be that patch, reversed."""
+    return sorted(p for p in FIXES.glob("*.diff") if revert_tree(p) is not None)
 
 
 def revert_name(path):
@@ -708,9 +722,17 @@ def verify():
                     problems.append(f"{rel(p)}: applies, but is not what make series-fixes writes")
             except Fail as e:
                 problems.append(f"{rel(p)}: {e}".splitlines()[0])
+        for p in tree_reverts():
+            n = revert_tree(p)
+            try:
+                c = revert_commit(commits[n - 1], p, exact=True)
+                if git("rev-parse", c + "^{tree}") != git("rev-parse", (commits[n - 2] if n > 1 else b) + "^{tree}"):
+                    problems.append(f"{rel(p)}: is not patch {n} reversed (make test-fixes builds it on patch {n} alone)")
+            except Fail as e:
+                problems.append(f"{rel(p)}: {e}".splitlines()[0])
     for x in problems:
         print(x)
-    n = len(series_files(k)) + 1 + (len(revert_files()) if k == "6.1" else 0)
+    n = len(series_files(k)) + 1 + (len(revert_files()) + len(tree_reverts()) if k == "6.1" else 0)
     print(f"{n} files checked, {len(problems)} not as exported")
     return 1 if problems else 0
 

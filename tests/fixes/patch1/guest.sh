@@ -1,5 +1,5 @@
 #!/bin/sh
-# In the guest (tests/patch1/run): load relay_alone.ko, whose writer
+# In the guest (tests/fixes/patch1/run): load relay_alone.ko, whose writer
 # runs for $1 ms once readcheck starts it, and check what read(2) returns.
 set -e
 insmod ./relay_alone.ko duration_ms="${1:-1000}"
