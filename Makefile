@@ -8,19 +8,20 @@ KERNEL ?= 6.1
 export KERNEL
 
 .PHONY: help deps kernel kernel-dir relaytrace test-module test test-debug test-kcsan test-rt test-arch \
-	test-patch1 test-fixes check bench bench-ab bench-cost bench-baseline compare clean distclean \
+	test-fixes check docs bench bench-ab bench-cost bench-baseline compare clean distclean \
 	series-tree series-export series-carry series-fixes
 
 help:
 	@echo "Targets (KERNEL=6.1, the default, or KERNEL=6.12):"
-	@echo "  make test          build the patched kernel; host checks, KUnit, guest functional,"
-	@echo "                     the read side with cat/dd-like readers, the peers, stress"
-	@echo "                     and accounting tests, deterministic cost and its gate"
-	@echo "                     (STEP=NAME runs one step alone: tests/run --help)"
+	@echo "  make test          build the patched kernel; host checks, KUnit, guest functional"
+	@echo "                     and relaytrace tests, lockdown, the read side with the readers"
+	@echo "                     users have, the peers, stress and accounting tests, deterministic"
+	@echo "                     cost and its gate (STEP=NAME runs one step alone, SKIP=NAME"
+	@echo "                     leaves one out: tests/run --help, tests/run --list)"
 	@echo "  make bench         write-path cost, lossless rate, overload: relay per-CPU and"
-	@echo "                     global, flight or not, against ftrace, trace-cmd, the BPF"
-	@echo "                     ringbuf and perf, every record verified (BENCH=full for"
-	@echo "                     more) -> results/<timestamp>-<kernel>/"
+	@echo "                     global, flight or not, against the ftrace ring buffer, an ftrace"
+	@echo "                     event with trace-cmd, BPF ringbufs and perf, every record"
+	@echo "                     verified (BENCH=full for more) -> results/<timestamp>-<kernel>/"
 	@echo "  make bench-ab [REF=HEAD]  relay_bench.ko of REF (a) and of the working tree (b)"
 	@echo "                     in one boot, runs interleaved, compared -> results/<...>-ab/"
 	@echo "  make bench-cost    deterministic cost per write (-icount), checked against"
@@ -33,12 +34,14 @@ help:
 	@echo "  make test-rt       the tests on a PREEMPT_RT kernel with lockdep (KERNEL=6.12)"
 	@echo "  make test-arch     the KUnit suite by kunit.py on arm64 (4 KiB and 64 KiB pages)"
 	@echo "                     and i386 (ARCH_CONFIGS=\"arm64-64k\" for fewer: tests/arch/run --help)"
-	@echo "  make test-patch1   relay's read(2) repeating records on Debian's 6.1 without"
-	@echo "                     the series, and gone with patch 1 alone"
 	@echo "  make test-fixes [FIX=NAME]  each fix of the series undone in turn"
 	@echo "                     (tests/fixes/*.diff): the check that covers it must fail"
+	@echo "                     (FIX=read-snapshot: relay's read(2) repeating records without"
+	@echo "                     patch 1, on Debian's 6.1 with patch 1 alone)"
 	@echo "  make check         checkpatch, sparse, W=1, kernel-doc, bisect, commit messages,"
 	@echo "                     userspace warnings, cppcheck, the two series in step"
+	@echo "  make docs          fill the measured figures of README.md and docs/*.md from the"
+	@echo "                     reference run (docs/reference/) and the cost baselines"
 	@echo "  make series-tree   a git tree of the series to work in: build/\$$KERNEL/series, the"
 	@echo "                     pristine source as one commit and the series on it (vm/series --help)"
 	@echo "  make series-export write patches/\$$KERNEL from that tree (6.1: then the reverts of"
@@ -85,7 +88,7 @@ test-module: kernel
 	@. vm/env.sh && build_modules tests/module
 
 test:
-	@KVARIANT= tests/run $(foreach s,$(STEP),--step $(s))
+	@KVARIANT= tests/run $(foreach s,$(STEP),--step $(s)) $(foreach s,$(SKIP),--skip $(s))
 
 test-debug:
 	@KVARIANT=debug tests/run
@@ -99,14 +102,14 @@ test-rt:
 test-arch:
 	@tests/arch/run $(ARCH_CONFIGS)
 
-test-patch1:
-	@tests/patch1/run
-
 test-fixes:
 	@tests/fixes/run $(FIX)
 
 check:
 	@tests/check
+
+docs:
+	@python3 bench-user/report/docs.py
 
 bench:
 	@BENCH_AB_REF= bench-user/host/bench
