@@ -231,7 +231,7 @@ def take_reference(run, bench_log, test_log):
     os.makedirs(REF, exist_ok=True)
     for name in REF_FILES:
         shutil.copy(os.path.join(run, name), os.path.join(REF, name))
-    for p in glob.glob(os.path.join(REF, "*.png")) + glob.glob(os.path.join(REF, "*.svg")):
+    for p in glob.glob(os.path.join(REF, "*.svg")):
         os.remove(p)
     for p in glob.glob(os.path.join(run, "*.svg")):
         shutil.copy(p, REF)

@@ -56,13 +56,15 @@ relaytrace_bin() {
 	build_relaytrace
 }
 
-# guest_script NAME: the line of tests/guest/scripts that names NAME, as
-# "COMMAND|FILES" (an unknown name is fatal).
+# guest_script NAME: GS_CMD and GS_FILES, the command and the files of
+# the line of tests/guest/scripts that names NAME (an unknown name is
+# fatal: not called in $(...), where die would end only the subshell).
 guest_script() {
 	local line
-	line=$(awk -F' *[|] *' -v n="$1" '!/^#/ && NF >= 3 && $1 == n { print $2 "|" $3; f = 1 } END { exit !f }' \
-		"$TOP/tests/guest/scripts") || die "no guest script '$1' in tests/guest/scripts"
-	echo "$line"
+	line=$(awk -F' *[|] *' -v n="$1" '!/^#/ && NF >= 3 && $1 == n { print $2 "|" $3 }' \
+		"$TOP/tests/guest/scripts")
+	[ -n "$line" ] || die "no guest script '$1' in tests/guest/scripts"
+	GS_CMD=${line%%|*} GS_FILES=${line#*|}
 }
 
 # guest_adds NAME...: set GUEST_ADD to the vm/run --add arguments of the
@@ -71,7 +73,8 @@ guest_adds() {
 	local name f seen=' '
 	GUEST_ADD=()
 	for name in "$@"; do
-		for f in $(guest_script "$name" | cut -d'|' -f2); do
+		guest_script "$name"
+		for f in $GS_FILES; do
 			case "$f" in
 			@relaytrace) f=$(relaytrace_bin) ;;
 			@relaytrace32) f=$(build_relaytrace i386) ;;
@@ -84,17 +87,19 @@ guest_adds() {
 	done
 }
 
-# guest_cmd "NAME [ARG...]"...: the guest's command that runs each named
-# script in turn (with its arguments), whatever the others' status, and
-# exits with their statuses or'ed (1: a script's own verdict).
+# guest_cmd "NAME [ARG...]"...: set GUEST_CMD to the guest's command that
+# runs each named script in turn (with its arguments), whatever the
+# others' status, and exits with their statuses or'ed (1: a script's own
+# verdict).
 guest_cmd() {
-	local s name args cmd='' i=0
+	local s name args
+	GUEST_CMD='st=0; '
 	for s in "$@"; do
 		read -r name args <<<"$s"
-		i=$((i + 1))
-		cmd="$cmd$(guest_script "$name" | cut -d'|' -f1)${args:+ $args}; s$i=\$?; "
+		guest_script "$name"
+		GUEST_CMD="$GUEST_CMD$GS_CMD${args:+ $args}; st=\$((st | \$?)); "
 	done
-	echo "${cmd}exit \$(( $(seq -s ' | ' -f 's%g' 1 "$i" | sed 's/s\([0-9]*\)/$s\1/g') ))"
+	GUEST_CMD="${GUEST_CMD}exit \$st"
 }
 
 # guest_boot VMNAME [VM_RUN_ARGS...] -- "NAME [ARG...]"...: vm_test VMNAME
@@ -108,7 +113,8 @@ guest_boot() {
 	shift
 	for s in "$@"; do names+=("${s%% *}"); done
 	guest_adds "${names[@]}"
-	vm_test "$vmname" "${a[@]}" "${GUEST_ADD[@]}" -- sh -c "$(guest_cmd "$@")"
+	guest_cmd "$@"
+	vm_test "$vmname" "${a[@]}" "${GUEST_ADD[@]}" -- sh -c "$GUEST_CMD"
 }
 
 # ktap_docs FILE STATUS PREFIX...: FILE holds one KTAP document per guest
