@@ -18,8 +18,8 @@ set title about("title")."\n".cond noenhanced
 set ylabel "ns per successful write (emulated, log)"
 set logscale y
 set format x ""
-plot for [s in series] dat using (strcol("series") eq s ? column("writers") : NaN):(column("median")):(column("min")):(column("max")) \
-	with yerrorlines lw 2 pt 7 title us(s)
+plot for [i=1:n] dat using (strcol("series") eq word(series, i) ? column("writers") + dodge(i) : NaN):(column("median")):(column("min")):(column("max")) \
+	with yerrorlines lw 2 lc lc_(i) dt dt_(i) pt pt_(i) ps 1.2 title us(word(series, i))
 unset title
 set size 1, 0.38
 set origin 0, 0
@@ -27,6 +27,6 @@ set format x "%g"
 set xlabel "writer kthreads (one per vCPU)"
 set ylabel "ratio to relay per-CPU (log)"
 set key off
-plot for [s in series] dat using (strcol("series") eq s ? column("writers") : NaN):(column("ratio_percpu")) \
-	with linespoints lw 2 pt 7 title us(s), 1 with lines lc "black" dt 2 notitle
+plot for [i=1:n] dat using (strcol("series") eq word(series, i) ? column("writers") + dodge(i) : NaN):(column("ratio_percpu")) \
+	with linespoints lw 2 lc lc_(i) dt dt_(i) pt pt_(i) ps 1.2 notitle, 1 with lines lc "black" dt 3 notitle
 unset multiplot

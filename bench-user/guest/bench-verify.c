@@ -27,9 +27,12 @@
  * --text reads instead the text a peer's tool prints of the module's
  * tracepoint, relay_bench:relay_bench_rec ("len=%u data=%s", the data as
  * __print_hex() spells it): `trace-cmd report` or `perf script
- * --show-lost-events`, from FILE or (-) standard input.  Each event line
- * is one record of the stream of its CPU ("[003]", the last such field
- * before "len="), its bytes the hex after "data=", checked against len=
+ * --show-lost-events`, or of LTTng's probe of it (bench-module/lttng/):
+ * `babeltrace2` with its warnings, from FILE or (-) standard input.  Each
+ * event line is one record of the stream of its CPU ("[003]", the last
+ * such field before "len="; babeltrace2's "cpu_id = 3"), its bytes the
+ * hex after "data=" (babeltrace2's "data = [ [0] = 0x1, ... ]", each
+ * index in turn), checked against len=
  * and then exactly as a relay file's (a record longer than REC_SIZE is
  * checked on its first REC_SIZE bytes, the rest counted partial, as
  * relay_bench.ko checks its ring buffer).  The loss markers the tools
@@ -45,6 +48,13 @@
  *                               PERF_RECORD_LOST of that CPU's buffer
  *   ... PERF_RECORD_LOST_SAMPLES lost C    (the same, of the kernel's
  *                               discarded samples)
+ *   WARNING: Tracer discarded C events ... within stream "DIR/CHAN_N" ...
+ *                               babeltrace2: the events a packet's header
+ *                               says its CPU's buffer discarded (N: LTTng
+ *                               names a CPU's stream file CHANNEL_CPU)
+ *   WARNING: Tracer lost C trace packets ... within stream "DIR/CHAN_N"
+ *                               babeltrace2: whole packets missing, their
+ *                               events not counted
  *
  * Lines of neither kind are unparsed, but for trace-cmd report's header
  * ("cpus=N", "version = V") and blank lines.  It prints the stream and
@@ -218,9 +228,9 @@ static void check_file(struct relay_bench_fstats *fs, const unsigned char *p,
 }
 
 /*
- * --text: the text of trace-cmd report or perf script, line by line, in a
- * buffer of fixed size (a line longer than it is unparsed); no allocation
- * but a stream's counts, when its CPU is first seen.
+ * --text: the text of trace-cmd report, perf script or babeltrace2, line
+ * by line, in a buffer of fixed size (a line longer than it is unparsed);
+ * no allocation but a stream's counts, when its CPU is first seen.
  */
 #define TEXT_BUF	(4 << 20)
 #define TEXT_LINE_MAX	(256 << 10)
@@ -317,6 +327,28 @@ static void text_marker(long cpu, long long n)
 	}
 }
 
+/*
+ * The CPU of the stream a babeltrace2 warning names, from the name LTTng
+ * gives a CPU's stream file, CHANNEL_CPU: "... within stream
+ * \"/path/kernel/c0_3\" ..."; -1 if none.
+ */
+static long bt_stream_cpu(const char *s, size_t n)
+{
+	const char *p = memmem(s, n, "within stream \"", 15), *q;
+
+	if (!p)
+		return -1;
+	p += 15;
+	q = memchr(p, '"', n - (p - s));
+	if (!q)
+		return -1;
+	for (p = q; p > s && p[-1] >= '0' && p[-1] <= '9'; p--)
+		;
+	if (p == q || p[-1] != '_')
+		return -1;
+	return text_num(p);
+}
+
 /* A loss marker, if @s is one: 1, else 0. */
 static int text_loss_line(const char *s, size_t n)
 {
@@ -348,6 +380,22 @@ static int text_loss_line(const char *s, size_t n)
 		text_marker(text_cpu(s, p), q ? text_num(q + 6) : -1);
 		return 1;
 	}
+	/*
+	 * babeltrace2 (its warnings, on stderr): "WARNING: Tracer discarded C
+	 * events between [...] ... within stream "DIR/CHANNEL_N" ...", and
+	 * "... Tracer lost C trace packets ...": whole packets, their events
+	 * not counted.
+	 */
+	p = memmem(s, n, "Tracer discarded ", 17);
+	if (p && memmem(p, n - (p - s), " events ", 8)) {
+		text_marker(bt_stream_cpu(s, n), text_num(p + 17));
+		return 1;
+	}
+	p = memmem(s, n, "Tracer lost ", 12);
+	if (p && memmem(p, n - (p - s), " packets ", 9)) {
+		text_marker(bt_stream_cpu(s, n), -1);
+		return 1;
+	}
 	return 0;
 }
 
@@ -359,6 +407,38 @@ static int text_header_line(const char *s, size_t n)
 	if (p && text_num(p + 5) >= 0 && (p == s || p[-1] == ' ') && !memchr(s, '[', n))
 		return 1;
 	return !strncmp(s, "version = ", 10);
+}
+
+/*
+ * An event line of babeltrace2's text (the pretty sink): "[TIME] (+DELTA)
+ * HOST relay_bench_rec: { cpu_id = N }, { len = L, _data_length = L,
+ * data = [ [0] = 0x1, [1] = 0x5, ... ] }", @data at "data = [".  Its
+ * bytes into text_rec; 1 if they are not as its indexes say.
+ */
+static int bt_bytes(const char *data, size_t *got)
+{
+	const char *p = data + 8;
+	long long idx;
+
+	while ((p = strstr(p, "[")) != NULL) {
+		idx = text_num(p + 1);
+		if (idx < 0)
+			break;
+		p = strstr(p, "] = 0x");
+		if (!p || (unsigned long long)idx != *got || *got == sizeof(text_rec))
+			return 1;
+		p += 6;
+		if (hexval[(unsigned char)p[0]] < 0)
+			return 1;
+		text_rec[*got] = 0;
+		while (hexval[(unsigned char)*p] >= 0) {
+			if (text_rec[*got] >> 4)
+				return 1;
+			text_rec[*got] = text_rec[*got] << 4 | hexval[(unsigned char)*p++];
+		}
+		(*got)++;
+	}
+	return !strstr(data, " ]");
 }
 
 /* One line of text, NUL-terminated at @n. */
@@ -375,6 +455,21 @@ static void text_line(char *s, size_t n, __u32 size, unsigned long long *all)
 	text_all.lines++;
 	if (n && s[n - 1] == '\r')
 		s[--n] = '\0';
+	data = memmem(s, n, "data = [", 8);
+	if (data) {
+		/* babeltrace2 */
+		p = memmem(s, data - s, "cpu_id = ", 9);
+		len = memmem(s, data - s, "{ len = ", 8);
+		cpu = p ? text_num(p + 9) : -1;
+		want = len ? text_num(len + 8) : -1;
+		st = text_stream(cpu);
+		if (!st || want < 0) {
+			text_all.unparsed++;
+			return;
+		}
+		bad = bt_bytes(data, &got);
+		goto parsed;
+	}
 	data = memmem(s, n, "data=", 5);
 	if (!data) {
 		if (!text_loss_line(s, n) && n && strspn(s, " \t") != n && !text_header_line(s, n))
@@ -405,6 +500,7 @@ static void text_line(char *s, size_t n, __u32 size, unsigned long long *all)
 		text_rec[got++] = hi << 4 | lo;
 		p += 2;
 	}
+parsed:
 	st->c.lines++;
 	st->c.events++;
 	text_all.events++;

@@ -39,7 +39,11 @@ A peer (variants.py: a system recording the module's tracepoint) gives
 its writers no result per write: there, each writer's attempts must be
 its records read plus the system's own loss counter for its CPU
 (peer_lost), and the sequence numbers the records skip must be that
-loss -- counters and content, held against each other.
+loss -- counters and content, held against each other.  A peer whose
+buffers overwrite (variants.py's overwrite: an LTTng snapshot session)
+counts no record it overwrote: there each writer's records must be its
+newest, ending at its last attempt, and what they skip before the first
+one kept is the records overwritten (a figure), added to its counter.
 """
 from dataclasses import dataclass, field
 
@@ -388,6 +392,15 @@ def _check_peer(run, v, att, nw):
         v.verdict = "FAIL"
         return v
     var = variants.of_run(run)
+    if var.overwrite:
+        # The records overwritten: those before the first one kept.
+        over = [_n(seen[w]["streams"][0], "first_seq") if w in seen and len(seen[w]["streams"]) == 1
+                else att[w] for w in range(nw)]
+        for w in range(nw):
+            if att[w] and w not in seen:
+                v.add("newest", f"writer {w}: none of its {att[w]} records in the snapshot", writer=w)
+        v.figures["overwritten"] = sum(over)
+        lost = [lost[w] + over[w] for w in range(nw)]
     for who, ws in pairs:
         a, g, lo = sum(att[w] for w in ws), sum(got[w] for w in ws), sum(lost[w] for w in ws)
         wr = ws[0] if len(ws) == 1 else None

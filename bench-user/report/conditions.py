@@ -84,6 +84,8 @@ def base_meta(host, guest):
         "guest_bpf_jit": guest.get("bpf_jit", "?"),
         "host_cpu": host.get("host_cpu", "?"),
         "date": host.get("date", "?"),
+        # The variants this kernel cannot have, and why (bench-user/host/bench).
+        "not_measured": host.get("not_measured", ""),
     }
 
 

@@ -95,13 +95,19 @@ def report_excerpt(arg):
     while end < len(lines) and (lines[end].startswith(" ") or not lines[end].strip()):
         end += 1
     section = lines[start:end]
-    # The goals met are counted, not shown: report.txt has them all.
+    # The goals met are counted, not shown: report.txt has them all.  Their
+    # statuses are verdict.json's (met, missed, undecided: only met is
+    # left out); its goals are report.txt's goal lines, in their order.
+    status = [g["status"] for g in verdict()["which"]["goals"]]
     goals = [l for l in section if re.match(r"^  (cost|lossless) +vs ", l)]
-    shown = [l for l in section if l not in goals or not l.endswith(": met")]
-    met = len(goals) - sum(1 for l in shown if l in goals)
+    if len(goals) != len(status) or not all(l.endswith(": " + (s.upper() if s == "missed" else s))
+                                            for l, s in zip(goals, status)):
+        raise SystemExit("docs.py: docs/reference/report.txt's goal lines are not verdict.json's goals")
+    met = {l for l, s in zip(goals, status) if s == "met"}
+    shown = [l for l in section if l not in met]
     while shown[-1].strip() == "":
         shown.pop()
-    return shown + [f"  ({met} of {len(goals)} goals met, not shown here)"]
+    return shown + [f"  ({len(met)} of {len(goals)} goals met, not shown here)"]
 
 
 def tail(name):

@@ -39,6 +39,24 @@ def _one(conf, key):
     return conf[key][0]
 
 
+def without(conf, needs):
+    """CONF without the variants that need one of NEEDS (variants.py's
+    needs: what this kernel cannot have), and the names left out."""
+    out, dropped = dict(conf), []
+    for k, v in conf.items():
+        if k.endswith(".modes"):
+            out[k] = [m for m in v if variants.get(m).needs not in needs]
+            dropped += [m for m in v if variants.get(m).needs in needs and m not in dropped]
+    return out, dropped
+
+
+def needs(conf_path):
+    """What the variants of a matrix need built for them (variants.py)."""
+    conf = read_conf(conf_path)
+    return sorted({variants.get(m).needs for k, v in conf.items() if k.endswith(".modes")
+                   for m in v if variants.get(m).needs})
+
+
 def runs(conf):
     """The runs of a matrix, as (harness dict, module parameters dict), in
     a canonical order (question, then configuration, then repetition)."""
@@ -79,7 +97,7 @@ def runs(conf):
             for fl in v.flights:
                 for w in for_variant("a", mode, "writers", writers):
                     for s in for_variant("a", mode, "sizes", sizes):
-                        nsub = _one(conf, "a.n_subbufs_flight" if fl else "a.n_subbufs")
+                        nsub = _one(conf, "a.n_subbufs_flight" if fl or v.overwrite else "a.n_subbufs")
                         drain = "after" if v.after not in ("", "module") else "none"
                         for r in range(1, reps + 1):
                             add("a", r, drain, mode=mode, flight=fl, writers=w,
@@ -127,7 +145,7 @@ def runs(conf):
     return out
 
 
-def plan(conf_path, seed, ab=False):
+def plan(conf_path, seed, ab=False, skip=()):
     """The lines of runs.txt: a warm-up run, then every run, shuffled.
 
     ab: a warm-up run of each build, then every run twice, once with each
@@ -135,7 +153,7 @@ def plan(conf_path, seed, ab=False):
     order drawn for each pair -- A/B, B/A, ... -- so that a drift of the
     boot falls on both alike.
     """
-    conf = read_conf(conf_path)
+    conf, _ = without(read_conf(conf_path), skip)
     todo = runs(conf)
     rng = random.Random(seed)
     rng.shuffle(todo)

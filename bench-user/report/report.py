@@ -2,7 +2,11 @@
 """The analysis side of make bench, make bench-cost and make compare: one
 entry point, run on the host.
 
-  report.py plan MATRIX --seed N [--ab]        print runs.txt for a matrix
+  report.py plan MATRIX --seed N [--ab] [--without NEED...]
+                                               print runs.txt for a matrix
+                                               (without the variants that
+                                               need NEED: variants.py)
+  report.py needs MATRIX                       what its variants need built
                                                (--ab: two builds, interleaved)
   report.py check GUEST_OUT [--json]           the accounting verdict of
                                                every run; exit 1 on a FAIL
@@ -47,7 +51,11 @@ def print_json(data):
 
 
 def cmd_plan(a):
-    print("\n".join(planlib.plan(a.matrix, a.seed, ab=a.ab)))
+    print("\n".join(planlib.plan(a.matrix, a.seed, ab=a.ab, skip=a.without or ())))
+
+
+def cmd_needs(a):
+    print(" ".join(planlib.needs(a.matrix)))
     return 0
 
 
@@ -178,7 +186,9 @@ def main():
         return s
 
     flag = {"action": "store_true"}
-    command("plan", cmd_plan, "matrix", seed={"type": int, "required": True}, ab=flag)
+    command("plan", cmd_plan, "matrix", seed={"type": int, "required": True}, ab=flag,
+            without={"nargs": "*", "metavar": "NEED"})
+    command("needs", cmd_needs, "matrix")
     command("check", cmd_check, "guest_out", json=flag)
     command("summarize", cmd_summarize, "dir", no_history=flag)
     command("cost", cmd_cost, "dir", baseline={"required": True}, write_baseline=flag, no_history=flag)

@@ -131,6 +131,7 @@ def main(d, no_history=False):
              f"host CPU: {meta['host_cpu']}; {meta['date']}",
              f"runs: {len(rows)} measured + {len(warm)} warm-up of {len(planned)} planned, in an order shuffled with "
              f"seed {meta['seed']} ({meta['matrix']})",
+             *([f"not measured: {meta['not_measured']}"] if meta.get("not_measured") else []),
              "Under TCG, guest time is emulated: compare modes within this report, as ratios.",
              f"* writers + readers exceed the host's {host_cpus} CPUs: dominated by host scheduling, not by the kernel."]
     lines += tables.question_a(rows, sizes, wlist, flag)

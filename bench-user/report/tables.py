@@ -73,6 +73,31 @@ def question_a(rows, sizes, wlist, flag):
     return out
 
 
+def within(lo, hi, tol):
+    """Whether the rate hi is at most tol percent (b.tol) above the rate
+    lo: a bisection stops once its lossless and its lossy rate are so
+    close, so that two lossless rates so close are not told apart.  The
+    one resolution of question (b): bisections() and at_least() use it."""
+    return hi * 100 <= lo * (100 + tol)
+
+
+def at_least(rate, other, tol):
+    """A target "RATE at least OTHER", two lossless rates each found by
+    bisections of tolerance tol percent: "met" if RATE is above OTHER by
+    more than the tolerance, "missed" if below it by more, "undecided"
+    within it."""
+    if within(rate, other, tol) and within(other, rate, tol):
+        return "undecided"
+    return "met" if rate > other else "missed"
+
+
+def cheaper(cost, other):
+    """A target "COST below OTHER", each the (min, max) of its runs' cost
+    per event: "met" if the whole of COST's range is below OTHER's,
+    "missed" if above it, "undecided" if the two ranges overlap."""
+    return "met" if cost[1] < other[0] else "missed" if cost[0] > other[1] else "undecided"
+
+
 def bisections(runs):
     """Question (b): per bisection (its steps, by parent), the highest
     rate achieved with no write refused and every record verified, the
@@ -105,7 +130,7 @@ def bisections(runs):
             status = "no_lossless"
         elif not nxt:
             status = "writers_limit"
-        elif hi * 100 <= lo * (100 + tol) or hi - lo <= s0["writers"]:
+        elif within(lo, hi, tol) or hi - lo <= s0["writers"]:
             status = "converged"
         else:
             status = "not_converged"
@@ -166,8 +191,8 @@ def read_vs_mmap(runs):
     mmap's CPU per MB over read(2)'s and its lossless rate over read(2)'s
     (medians), and the targets: at most MMAP_CPU_TARGET times the CPU per
     MB, and a higher lossless rate.  A target is "met", "missed",
-    "undecided" (the rates differ by less than the bisections' tolerance)
-    or "n/a" (no figure)."""
+    "undecided" (the rates differ by less than the bisections' tolerance:
+    at_least()) or "n/a" (no figure)."""
     med = b_medians(runs)
     tols = {(b["mode"], b["writers"]): b["tol"] for b in bisections(runs)}
     out = []
@@ -177,11 +202,9 @@ def read_vs_mmap(runs):
             continue
         cpu = mm[1] / rd[1] if rd[1] else float("nan")
         rate = mm[0] / rd[0] if rd[0] else float("nan")
-        band = 1 + tols.get((mode, w), 0) / 100
         out.append({"mode": mode, "writers": w, "cpu_ratio": cpu, "rate_ratio": rate,
                     "cpu_target": "n/a" if cpu != cpu else "met" if cpu <= MMAP_CPU_TARGET else "missed",
-                    "rate_target": "n/a" if rate != rate else "met" if rate > band
-                    else "missed" if rate <= 1 else "undecided"})
+                    "rate_target": "n/a" if rate != rate else at_least(mm[0], rd[0], tols.get((mode, w), 0))})
     return out
 
 
@@ -331,9 +354,10 @@ def which_data(rows, size=64):
     writers and its consumer's CPU per MB (b), the median drop fraction
     at the most writers (c), how it reports loss, whether it is NMI-safe
     and works under lockdown, and whether its records were verified by
-    content; then the goals: relay per-CPU cheaper per event than every
-    peer at every writer count, and relaytrace's lossless rate at least
-    every peer consumer's, each met or missed and by how much."""
+    content; then the goals (goals()): relay per-CPU cheaper per event
+    than every peer at every writer count, and relaytrace's lossless rate
+    at least every peer consumer's, each met, missed or undecided, and
+    by how much."""
     meds = cost_medians(rows)
     bmed = b_medians([r for r in rows if r["q"] == "b"])
     wmax = max((r["writers"] for r in rows), default=1)
@@ -375,36 +399,53 @@ def verified(v, rs):
 
 
 def goals(meds, bmed, rows, size):
-    """The peers' goals as data: one entry per comparison, "met",
-    "missed" (with the factor) or "n/a" (a figure is missing)."""
+    """The peers' goals as data: one entry per comparison, relay's figure
+    and the peer's (medians), their factor, and a status: "met", "missed"
+    or "undecided" (the two not told apart); none where a figure is
+    missing.
+
+    cost: relay per-CPU's cost per event below the peer's (cheaper()):
+    undecided when the min-max ranges of their runs overlap (relay_range,
+    peer_range, of relay_runs and peer_runs runs).  lossless: relaytrace's
+    lossless rate (its better reader) at least the peer consumer's
+    (at_least()): undecided within the bisections' tolerance (tol,
+    percent); relay_bisections, peer_bisections: how many bisections
+    each median rests on."""
     out = []
+    a_runs = group([r for r in rows if r["q"] == "a"], "mode", "flight", "writers", "size")
     wlist = sorted({r["writers"] for r in rows if r["q"] == "a"})
+
+    def cost_runs(mode, fl, w):
+        """[min, max] of a configuration's ns per event, and its runs."""
+        xs = [r["ns_per_ok"] for r in a_runs[(mode, fl, w, size)] if r["ns_per_ok"] == r["ns_per_ok"]]
+        return [min(xs), max(xs)], len(xs)
     for v in variants.peers():
+        # A peer that overwrites is held against relay per-CPU flight.
+        fl = int(v.overwrite)
         for w in wlist:
-            rel, peer = meds.get(("percpu", 0, w, size)), meds.get((v.name, 0, w, size))
+            rel, peer = meds.get(("percpu", fl, w, size)), meds.get((v.name, 0, w, size))
             if rel is None or peer is None or rel != rel or peer != peer or not peer:
                 continue
-            out.append({"goal": "cost", "peer": v.name, "writers": w, "relay": rel, "peer_value": peer,
-                        "factor": rel / peer, "status": "met" if rel < peer else "missed"})
-    # A lossless rate is known to within its bisection's tolerance: two
-    # rates closer than that are not told apart ("undecided").
-    tol = max((b["tol"] for b in bisections([r for r in rows if r["q"] == "b"])), default=0) / 100
+            (rel_range, rel_n), (peer_range, peer_n) = cost_runs("percpu", fl, w), cost_runs(v.name, 0, w)
+            out.append({"goal": "cost", "peer": v.name, "writers": w, "relay_flight": fl, "relay": rel, "peer_value": peer,
+                        "factor": rel / peer, "status": cheaper(rel_range, peer_range),
+                        "relay_range": rel_range, "peer_range": peer_range, "relay_runs": rel_n, "peer_runs": peer_n})
+    by_reader = group(bisections([r for r in rows if r["q"] == "b"]), "mode", "writers", "reader")
     for v in variants.peers():
         for w in sorted({ww for (m, ww, _) in bmed if m == v.name}):
-            rel = max((m[0] for (mode, ww, _), m in bmed.items() if mode == "percpu" and ww == w), default=None)
-            peer = max((m[0] for (mode, ww, _), m in bmed.items() if mode == v.name and ww == w), default=None)
-            if rel is None or peer is None or rel != rel or peer != peer or not peer:
+            # Each side's better reader (a peer has its consumer's only).
+            best = [max(((m[0], rd) for (mode, ww, rd), m in bmed.items() if mode == side and ww == w and m[0] == m[0]),
+                        default=None) for side in ("percpu", v.name)]
+            if None in best or not best[1][0]:
                 continue
+            (rel, rel_reader), (peer, peer_reader) = best
+            rel_b, peer_b = by_reader[("percpu", w, rel_reader)], by_reader[(v.name, w, peer_reader)]
+            tol = max(b["tol"] for b in rel_b + peer_b)
             out.append({"goal": "lossless", "peer": v.name, "writers": w, "relay": rel, "peer_value": peer,
-                        "factor": rel / peer, "status": at_least(rel / peer, tol)})
+                        "factor": rel / peer, "status": at_least(rel, peer, tol), "tol": tol,
+                        "relay_bisections": sum(b["lossless"] == b["lossless"] for b in rel_b),
+                        "peer_bisections": sum(b["lossless"] == b["lossless"] for b in peer_b)})
     return out
-
-
-def at_least(factor, tol):
-    """A goal "relay's rate at least the peer's", on their ratio, each rate
-    known to within the fraction tol: "met" beyond it, "missed" below it,
-    "undecided" within it."""
-    return "met" if factor >= 1 + tol else "missed" if factor * (1 + tol) < 1 else "undecided"
 
 
 def question_which(rows):
@@ -423,16 +464,27 @@ def question_which(rows):
     for r in d["rows"]:
         out.append(f"  {r['label']:26} | {fmt(r['ns_w1'], '.0f'):>12} {fmt(r['ns_wmax'], '.0f'):>8} | "
                    f"{fmt(r['lossless_w1'] / 1e6, '.3f'):>16} {fmt(r['lossless_wmax'] / 1e6, '.3f'):>8} | "
-                   f"{fmt(r['cpu_ms_per_mb'], '.1f'):>9} | {fmt(r['drop_wmax'] * 100, '.1f') + '%':>10} | "
+                   f"{fmt(r['cpu_ms_per_mb'], '.1f'):>9} | {fmt(r['drop_wmax'] * 100, '.1f') + ('%' if r['drop_wmax'] == r['drop_wmax'] else ''):>10} | "
                    f"{r['verified']} | {r['nmi_safe']} | {r['lockdown']} | {r['loss']}")
     if d["goals"]:
-        out += ["", "  goals (reported, not tested): relay per-CPU cheaper per event than every peer, and",
-                "  relaytrace's lossless rate at least every peer consumer's, at the same buffer memory",
-                "  (undecided: the two rates within the bisections' tolerance):"]
+        tols = sorted({g["tol"] for g in d["goals"] if g["goal"] == "lossless"})
+        out += ["", "  goals (reported, not tested): relay per-CPU cheaper per event than every peer (a peer",
+                "  that overwrites, than relay per-CPU flight), and",
+                "  relaytrace's lossless rate at least every peer consumer's, at the same buffer memory;",
+                "  each figure the median [min-max] of the runs, or the median of the bisections, it names.",
+                "  undecided: the two costs' [min-max] overlap, or the two rates are within the bisections'",
+                f"  tolerance (b.tol {'/'.join(str(t) for t in tols) or '-'} %):"]
         for g in d["goals"]:
-            what = "ns/event" if g["goal"] == "cost" else "lossless M/s"
-            scale = 1 if g["goal"] == "cost" else 1e-6
-            out.append(f"  {g['goal']:8} vs {g['peer']:19} w={g['writers']}: relay {fmt(g['relay'] * scale, '.3f')} "
-                       f"{what}, peer {fmt(g['peer_value'] * scale, '.3f')} (relay/peer {fmt(g['factor'], '.2f')}): "
+            if g["goal"] == "cost":
+                rel = (f"{'flight ' if g.get('relay_flight') else ''}{fmt(g['relay'], '.3f')} ns/event [{fmt(g['relay_range'][0], '.1f')}-"
+                       f"{fmt(g['relay_range'][1], '.1f')}] of {g['relay_runs']} runs")
+                peer = (f"{fmt(g['peer_value'], '.3f')} [{fmt(g['peer_range'][0], '.1f')}-"
+                        f"{fmt(g['peer_range'][1], '.1f')}] of {g['peer_runs']}")
+            else:
+                n = g["relay_bisections"]
+                rel = f"{fmt(g['relay'] / 1e6, '.3f')} lossless M/s of {n} bisection{'' if n == 1 else 's'}"
+                peer = f"{fmt(g['peer_value'] / 1e6, '.3f')} of {g['peer_bisections']}"
+            out.append(f"  {g['goal']:8} vs {g['peer']:19} w={g['writers']}: relay {rel}, peer {peer} "
+                       f"(relay/peer {fmt(g['factor'], '.2f')}): "
                        f"{g['status'].upper() if g['status'] == 'missed' else g['status']}")
     return out

@@ -46,6 +46,11 @@ class Variant:
     repeats: bool = False     # its consumer may give a record twice (perf script)
     loss_all_kinds: bool = False  # its loss counter counts other records too (perf's side-band)
     peer: str = ""            # its file in bench-user/guest/peers/ (no .sh): a system on the tracepoint
+    needs: str = ""           # a part of the guest built for it alone: lttng (vm/lttng, vm/peers-root
+                              # --lttng); a kernel that cannot have it runs without the variant
+    overwrite: bool = False   # a peer whose buffers overwrite the oldest: (a) gives it relay's flight
+                              # buffers; its loss is the records overwritten, by sequence number
+                              # (accounting.py), beside its own counter
     guest: dict = field(default_factory=dict)  # what the peer sets up: values passed as peer=PEER:VALUE...
 
 
@@ -77,6 +82,17 @@ VARIANTS = [
             loss=("peer_lost",), peer="perf", questions=("b", "c"), loss_how="PERF_RECORD_LOST records (of any kind)", repeats=True,
             loss_all_kinds=True,
             nmi_safe="yes", lockdown="yes (perf refused only at confidentiality)"),
+    Variant("lttng", "event", "LTTng + lttng-consumerd", "lttng", reader="lttng-consumerd",
+            result=False, loss=("peer_lost",), peer="lttng", questions=("b", "c"), needs="lttng",
+            loss_how="discard mode: events_discarded in the packet headers (babeltrace2), lttng list",
+            nmi_safe="yes (lockless per-CPU ring buffer)",
+            lockdown="modules signed by the kernel's key (out of tree)"),
+    Variant("lttng-snapshot", "event", "LTTng snapshot (overwrite)", "lttng",
+            after="lttng snapshot record", result=False, loss=("peer_lost",), peer="lttng",
+            questions=("a",), overwrite=True, needs="lttng",
+            loss_how="overwrite mode: overwritten events not counted (seen by sequence number)",
+            nmi_safe="yes (lockless per-CPU ring buffer)",
+            lockdown="modules signed by the kernel's key (out of tree)"),
     Variant("none", "none", "floor (no write)", "none", verify="n/a", questions=("a",)),
     # A run of the tracepoint that names no system: never planned; its
     # accounting fails for want of a loss counter.

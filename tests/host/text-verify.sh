@@ -1,9 +1,10 @@
 #!/bin/bash
 # bench-verify --text, the check of the peers' records by content: the
-# text of `trace-cmd report` and of `perf script --show-lost-events` of
-# relay_bench:relay_bench_rec (bench-user/guest/peers/ feed it), made
-# here by a generator built from the record layout (uapi/relay_bench.h)
-# in either tool's spelling, with one fault injected.  Each fault must be
+# text of `trace-cmd report`, of `perf script --show-lost-events` and of
+# `babeltrace2` (LTTng's) of relay_bench:relay_bench_rec
+# (bench-user/guest/peers/ feed it), made here by a generator built from
+# the record layout (uapi/relay_bench.h) in each tool's spelling, with one
+# fault injected.  Each fault must be
 # seen where it belongs -- a corrupted byte as a torn record, a truncated
 # line as a length mismatch and partial bytes, a loss marker counted with
 # its count and matching the sequence numbers the records skip, a line
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
 	const char *style = argv[1], *fault = argv[6];
 	unsigned int w, nw = atoi(argv[2]), n = atoi(argv[3]), size = atoi(argv[4]);
 	unsigned int run = atoi(argv[5]), k, i, skip = 5;
-	int tc = !strcmp(style, "tc");
+	int tc = !strcmp(style, "tc"), bt = !strcmp(style, "bt");
 	unsigned char rec[1024];
 	struct relay_bench_rec *h = (void *)rec;
 	char line[4096];
@@ -43,7 +44,15 @@ int main(int argc, char **argv)
 				if (w == 1 && k >= n / 2 && k < n / 2 + skip)
 					continue;
 				if (w == 1 && k == n / 2 + skip) {
-					if (!tc)
+					if (bt && !strcmp(fault, "lost"))
+						printf("WARNING: Tracer discarded %u events between [10.000000000] and "
+						       "[10.000001000] in trace \"(none)/kernel\" (UUID: 1) within stream "
+						       "\"/tmp/peer/lt/kernel/c0_1\" (stream class ID: 0, stream ID: 1).\n", skip);
+					else if (bt)
+						printf("WARNING: Tracer lost 1 trace packets between [10.000000000] and "
+						       "[10.000001000] in trace \"(none)/kernel\" (UUID: 1) within stream "
+						       "\"/tmp/peer/lt/kernel/c0_1\" (stream class ID: 0, stream ID: 1).\n");
+					else if (!tc)
 						printf("  relay_bench/1    58 [001]    10.%06u: PERF_RECORD_LOST lost %u\n",
 						       k, skip);
 					else if (!strcmp(fault, "lost"))
@@ -61,6 +70,24 @@ int main(int argc, char **argv)
 				rec[size - 1] ^= 0x10;
 			if (hit && !strcmp(fault, "truncate"))
 				shown = size / 2;
+			if (bt) {
+				len = snprintf(line, sizeof(line),
+					       "[10.%09u] (+0.000001000) (none) relay_bench_rec: { cpu_id = %u }, "
+					       "{ len = %u, _data_length = %u, data = [ ", k, w,
+					       hit && !strcmp(fault, "badlen") ? size - 4 : size, shown);
+				for (i = 0; i < shown; i++)
+					len += snprintf(line + len, sizeof(line) - len, "%s[%u] = 0x%X",
+							i ? ", " : "", i, rec[i]);
+				len += snprintf(line + len, sizeof(line) - len, " ] }");
+				if (hit && !strcmp(fault, "truncate"))
+					line[len - 5] = '\0';	/* mid-byte, as a cut line is */
+				puts(line);
+				if (hit && !strcmp(fault, "dup"))
+					puts(line);
+				if (hit && !strcmp(fault, "garbage"))
+					puts("something that is no event");
+				continue;
+			}
 			len = tc ? snprintf(line, sizeof(line),
 					    "     relay_bench: relay_bench/%u-%-5u [%03u]    10.%06u: relay_bench_rec:      len=%u data=",
 					    w, 57 + w, w, k, hit && !strcmp(fault, "badlen") ? size - 4 : size)
@@ -118,8 +145,8 @@ expect() {
 	fi
 }
 
-for style in tc perf; do
-	name=$([ $style = tc ] && echo "trace-cmd report" || echo "perf script")
+for style in tc perf bt; do
+	case $style in tc) name="trace-cmd report" ;; perf) name="perf script" ;; bt) name=babeltrace2 ;; esac
 	verify $style none
 	expect "$name: clean text of 3 writers passes whole, a stream per CPU" \
 		"writer records stream=0 200" "writer records stream=1 200" "writer records stream=2 200" \
@@ -128,6 +155,7 @@ for style in tc perf; do
 		"drain records - 600" "drain files - 3" "drain utime_us - 20" \
 		"text events stream=-1 600" "text unparsed stream=-1 0" "text badlen stream=-1 0" \
 		"text markers stream=-1 0" "text dups stream=-1 0" "text lines stream=-1 $([ $style = tc ] && echo 601 || echo 600)"
+	[ $style = bt ] && partial=32 || partial=31	# a cut "0xAB" reads as 0xA
 
 	verify $style corrupt
 	expect "$name: a corrupted payload byte is a torn record" \
@@ -136,7 +164,7 @@ for style in tc perf; do
 
 	verify $style truncate
 	expect "$name: a line cut short is a length mismatch and partial bytes" \
-		"text badlen stream=1 1" "text badlen stream=-1 1" "stream partial n=1 31" \
+		"text badlen stream=1 1" "text badlen stream=-1 1" "stream partial n=1 $partial" \
 		"writer records stream=1 199" "writer seq_gaps stream=1 1"
 
 	verify $style badlen
@@ -163,6 +191,10 @@ verify tc lostnocount
 expect "trace-cmd report: a marker without a count is counted as such" \
 	"text markers stream=1 1" "text lost stream=1 0" "text lost_unknown stream=1 1" \
 	"writer seq_gaps stream=1 5"
+verify bt lostnocount
+expect "babeltrace2: lost packets are a marker without a count" \
+	"text markers stream=1 1" "text lost stream=1 0" "text lost_unknown stream=1 1" \
+	"writer seq_gaps stream=1 5" "text unparsed stream=-1 0"
 
 # From a file, with several runs; a record of a run -x names is no stale.
 "$work/gen" perf 2 10 64 7 none >"$work/a.txt"
