@@ -48,13 +48,14 @@
  *                               PERF_RECORD_LOST of that CPU's buffer
  *   ... PERF_RECORD_LOST_SAMPLES lost C    (the same, of the kernel's
  *                               discarded samples)
- *   WARNING: Tracer discarded C events ... within stream "DIR/CHAN_N" ...
+ *   WARNING: Tracer discarded C event[s] ... within stream "DIR/CHAN_N" ...
  *                               babeltrace2: the events a packet's header
  *                               says its CPU's buffer discarded (N: LTTng
  *                               names a CPU's stream file CHANNEL_CPU)
- *   WARNING: Tracer lost C trace packets ... within stream "DIR/CHAN_N"
- *                               babeltrace2: whole packets missing, their
- *                               events not counted
+ *   WARNING: Tracer discarded C packet[s] ... within stream "DIR/CHAN_N"
+ *   WARNING: Tracer may have discarded events|packets ...
+ *                               babeltrace2: whole packets missing, or a
+ *                               loss it cannot count: no count
  *
  * Lines of neither kind are unparsed, but for trace-cmd report's header
  * ("cpus=N", "version = V") and blank lines.  It prints the stream and
@@ -382,17 +383,26 @@ static int text_loss_line(const char *s, size_t n)
 	}
 	/*
 	 * babeltrace2 (its warnings, on stderr): "WARNING: Tracer discarded C
-	 * events between [...] ... within stream "DIR/CHANNEL_N" ...", and
-	 * "... Tracer lost C trace packets ...": whole packets, their events
-	 * not counted.
+	 * event[s] between [...] ... within stream "DIR/CHANNEL_N" ...";
+	 * "Tracer discarded C packet[s]" (whole packets: their events not
+	 * counted) and "Tracer may have discarded events|packets" (no count).
 	 */
 	p = memmem(s, n, "Tracer discarded ", 17);
-	if (p && memmem(p, n - (p - s), " events ", 8)) {
-		text_marker(bt_stream_cpu(s, n), text_num(p + 17));
-		return 1;
+	if (p) {
+		long long c = text_num(p + 17);
+
+		for (q = p + 17; *q >= '0' && *q <= '9'; q++)
+			;
+		if (c >= 0 && !strncmp(q, " event", 6)) {
+			text_marker(bt_stream_cpu(s, n), c);
+			return 1;
+		}
+		if (c >= 0 && !strncmp(q, " packet", 7)) {
+			text_marker(bt_stream_cpu(s, n), -1);
+			return 1;
+		}
 	}
-	p = memmem(s, n, "Tracer lost ", 12);
-	if (p && memmem(p, n - (p - s), " packets ", 9)) {
+	if (memmem(s, n, "Tracer may have discarded ", 26)) {
 		text_marker(bt_stream_cpu(s, n), -1);
 		return 1;
 	}
@@ -424,8 +434,9 @@ static int bt_bytes(const char *data, size_t *got)
 		idx = text_num(p + 1);
 		if (idx < 0)
 			break;
-		p = strstr(p, "] = 0x");
-		if (!p || (unsigned long long)idx != *got || *got == sizeof(text_rec))
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+		if (strncmp(p, "] = 0x", 6) || (unsigned long long)idx != *got || *got == sizeof(text_rec))
 			return 1;
 		p += 6;
 		if (hexval[(unsigned char)p[0]] < 0)
@@ -437,8 +448,12 @@ static int bt_bytes(const char *data, size_t *got)
 			text_rec[*got] = text_rec[*got] << 4 | hexval[(unsigned char)*p++];
 		}
 		(*got)++;
+		/* ", [i] = ..." or the array's end, " ]" */
+		if (strncmp(p, ", [", 3) && strncmp(p, " ]", 2))
+			return 1;
 	}
-	return !strstr(data, " ]");
+	/* Ended at a "[" that opens no element: not babeltrace2's array. */
+	return p != NULL;
 }
 
 /* One line of text, NUL-terminated at @n. */

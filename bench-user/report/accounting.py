@@ -399,6 +399,20 @@ def _check_peer(run, v, att, nw):
         for w in range(nw):
             if att[w] and w not in seen:
                 v.add("newest", f"writer {w}: none of its {att[w]} records in the snapshot", writer=w)
+        # What the snapshot must hold at least: all of its sub-buffers
+        # (the peer's guest value subbufs, of the run's buffer memory) but
+        # two, each after a packet header of at most 128 bytes and with
+        # records of at most rec_size + 40 bytes (LTTng's event header and
+        # the event's length fields).  Fewer: it lost its oldest.
+        n_sub = int(var.guest.get("subbufs", 0))
+        if n_sub > 2:
+            sub = int(run["subbuf_size"]) * int(run["n_subbufs"]) // n_sub
+            least = (n_sub - 2) * ((sub - 128) // (int(run["rec_size"]) + 40))
+            for w, s in seen.items():
+                if w < nw and s["records"] < min(att[w], least):
+                    v.add("newest", f"writer {w}: the snapshot holds {s['records']} of its records, "
+                          f"its buffer keeps at least {min(att[w], least)}", writer=w,
+                          count=min(att[w], least) - s["records"])
         v.figures["overwritten"] = sum(over)
         lost = [lost[w] + over[w] for w in range(nw)]
     for who, ws in pairs:

@@ -156,10 +156,10 @@ def which(d, rows, cond):
     table's lossless rate at 1 and at the most writers (M records/s),
     and, on the system's row of the most writers, the table's consumer
     CPU per MB and drop fraction.  A figure the table has not is nan;
-    "# without COLUMN:" names the systems that have none in that column."""
+    "# without COLUMN:" names the systems that have none in that column.
+    No which.dat if no system has a figure."""
     t = tables.which_data(rows)
-    if not t["rows"]:
-        return
+    (d / "which.dat").unlink(missing_ok=True)
     size, wmax = t["size"], t["writers_max"]
     meds = cost_medians(rows)
     out = []
@@ -170,6 +170,13 @@ def which(d, rows, cond):
             last = w == wmax
             out.append((_name(r["label"]), w, meds.get((r["variant"], 0, w, size), float("nan")), lossless / 1e6,
                         r["cpu_ms_per_mb"] if last else float("nan"), r["drop_wmax"] if last else float("nan")))
+    # A system with no figure at all is left out; with none left, there is
+    # no plot (gnuplot has nothing to draw).
+    drawn = {x[0] for x in out if any(v == v for v in x[2:])}
+    out = [x for x in out if x[0] in drawn]
+    t["rows"] = [r for r in t["rows"] if _name(r["label"]) in drawn]
+    if not out:
+        return
     header = ["series", "writers", "ns_per_event", "lossless_M", "cpu_ms_per_mb", "drop_frac"]
     buffers = ", ".join(f"({q}) " + "/".join(f"{b // 1024} KiB" for b in bs)
                         for q, bs in t["buffer_per_cpu"].items() if bs)

@@ -229,6 +229,35 @@ v2 = runfmt.parse("R idx=1 of=1 q=c rep=1 drain=live dcpu=- variant=perf mode=ev
 ok(accounting.check(v2.runs[1]).verdict == "FAIL",
    "accounting: a peer's run without its system's loss counter fails")
 
+# ---- an overwriting peer (an LTTng snapshot): each writer's newest records
+def snap(records, first, last, att=1000, gaps=0, lost=0):
+    """A snapshot of one writer: ATT attempts; 4096-byte buffers per CPU in
+    8 sub-buffers of 512 (the peer's guest value): it keeps at least
+    6 * (512 - 128) // (64 + 40) = 18 records."""
+    return accounting.check(runfmt.parse(
+        "R idx=1 of=1 q=a rep=1 drain=after dcpu=- variant=lttng-snapshot peer=lttng:8 mode=event flight=0 "
+        f"writers=1 rec_size=64 subbuf_size=512 n_subbufs=8 attempted={att} ok=0 refused=0 ns=9 last_ts=0 "
+        f"peer_lost={lost} peer_cpu_us=0 hist=\n"
+        f"D idx=1 stream n=0 bytes={records * 64} records={records} stale=0 zero=0 torn=0 bad=0 partial=0\n"
+        f"D idx=1 writer cpu=0 stream=0 records={records} seq_gaps={gaps} ok_gaps=0 ok_dups={records - 1} "
+        f"backwards=0 ts_back=0 first_seq={first} last_seq={last} first_ok=0 last_ok=0 first_ts=0 last_ts=9\n"
+    ).runs[1])
+
+
+v = snap(30, 970, 999)
+ok(v.verdict == "ok" and v.figures.get("overwritten") == 970,
+   "accounting: a snapshot of a writer's newest records passes, the ones before them counted overwritten",
+   f"{v.verdict} {v.figures} {[str(x) for x in v.violations]}")
+for args, cls, what in (((30, 969, 999, 1000, 1), "refusals", "a record missing in the middle"),
+                        ((30, 960, 989), "refusals", "not the newest records (the last ten missing)"),
+                        ((10, 990, 999), "newest", "fewer records than its buffer keeps (its oldest lost)")):
+    v = snap(*args)
+    ok(v.verdict == "FAIL" and cls in [x.cls for x in v.violations],
+       f"accounting: a snapshot with {what} fails as {cls}", str([str(x) for x in v.violations]))
+v = snap(10, 0, 9, att=10)
+ok(v.verdict == "ok", "accounting: a snapshot of a writer that wrote less than its buffer keeps holds them all",
+   str([str(x) for x in v.violations]))
+
 # ---- tables: the goals call met or missed only beyond the resolution
 got = [tables.at_least(r, 100, 10) for r in (120, 111, 110, 105, 99, 91, 90)]
 ok(got == ["met", "met", "undecided", "undecided", "undecided", "undecided", "missed"],

@@ -2,8 +2,9 @@
 # The peer lttng (variants.py: lttng, lttng-snapshot): an LTTng kernel
 # session recording the tracepoint through LTTng's probe of it
 # (bench-module/lttng/: lttng-probe-relay-bench.ko), one channel of
-# BYTES_PER_CPU per CPU in 8 sub-buffers (relay's count in make bench's
-# (b) and (c), and its flight buffers' in (a)), read live by
+# BYTES_PER_CPU per CPU in SUBBUFS sub-buffers (variants.py's guest value,
+# 8: relay's count in make bench's (b) and (c), and its flight buffers' in
+# (a); accounting.py reads it too), read live by
 # lttng-consumerd (discard mode; its default output, splice, from each
 # CPU's buffer to a file in $PEER_DIR/lt) and woken by the channel's read
 # timer at its shortest, one tick ($LT_READ_TIMER_US rounds up to it;
@@ -12,8 +13,8 @@
 # the consumer, not its speed, would set the lossless rate of a 128 KiB
 # buffer -- about 15,000 records/s, measured.  Or, for question (a), a
 # snapshot session: overwrite mode, nothing reading while the writers
-# write, one snapshot taken once they stopped (lttng snapshot record; the
-# consumer then copies the buffers, mmap output).  A discard-mode session
+# write (the read timer off), one snapshot taken once they stopped (lttng
+# snapshot record; the consumer then copies the buffers, mmap output).  A discard-mode session
 # whose consumer stays idle cannot be had: LTTng's consumer reads every
 # packet as it is delivered, and only a snapshot session holds its
 # buffers unread.  The contract (begin, end, files, what it prints) is
@@ -25,17 +26,22 @@
 # depmod's index), and starts lttng-consumerd when a session first needs
 # it.  Both stay up across runs: their CPU time in a run, peer_cpu_us, is
 # what /proc/PID/stat of every lttng-* process (sessiond, consumerd, their
-# run-as workers) counts between the session's start and the end of its
-# recording (after: the snapshot written), not the shell's count of its
-# reaped children.  The lttng command's own time (a client) is not in it.
+# run-as workers, with their reaped children's) counts between the
+# session's start and the end of its recording (after: the snapshot
+# written), not the shell's count of its reaped children.  The lttng
+# command's own time (a client) is not in it.  Every lttng command runs
+# with --no-sessiond (none spawns a daemon of its own) and, as
+# babeltrace2, under timeout $PEER_TIMEOUT.
 #
 # Records are decoded by babeltrace2 (its text, the pretty sink) and
 # checked by bench-verify --text, which also takes babeltrace2's warnings
 # (stderr, appended to the text) as loss markers: "Tracer discarded C
 # events ... within stream DIR/c0_N", the events_discarded count of CPU
 # N's packet headers.  What closes the accounting, peer_lost, is those
-# counts per CPU; the channel's total (lttng list: "Discarded events") is
-# printed beside them and must agree.  In overwrite mode LTTng counts no
+# counts per CPU; in discard mode the channel's total (lttng list:
+# "Discarded events") is printed beside them and must agree.  A marker
+# without a count (packets discarded), one that names no CPU's stream,
+# or a line of neither kind fails the run.  In overwrite mode LTTng counts no
 # overwritten event (its ring buffer's records_overrun has no interface):
 # a snapshot's loss is what its records' sequence numbers skip before the
 # first one kept (accounting.py, a flight peer).
@@ -64,27 +70,29 @@ lt_sd_pid='' lt_u=0 lt_s=0 lt_t0=0 lt_u0=0 lt_s0=0
 # shellcheck disable=SC2034
 lttng_files=lt
 
-# lt_sessiond: lttng-sessiond started, if it is not.
+# lt_sessiond: lttng-sessiond started, if it is not, with the probe loaded.
 lt_sessiond() {
 	if [ -n "$lt_sd_pid" ] && kill -0 "$lt_sd_pid" 2>/dev/null; then
 		return 0
 	fi
-	export HOME=${HOME:-/root}
+	export HOME="${HOME:-/root}"
 	mkdir -p "$HOME" "$LT_RUN" /dev/shm
 	# Its shared memory (and the UST side's) is POSIX shm: a tmpfs.
 	grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs shm /dev/shm ||
 		{ echo "E cannot mount a tmpfs on /dev/shm"; return 1; }
+	# A socket left by a daemon that died would pass for this one's.
+	rm -f "$LT_RUN/client-lttng-sessiond"
 	peer_cs
-	lt_s0=$pcs
+	lt_st0=$pcs
 	lttng-sessiond --kmod-probes=relay_bench </dev/null >"$PEER_DIR/sessiond.txt" 2>&1 &
 	lt_sd_pid=$!
-	while [ ! -S "$LT_RUN/client-lttng-sessiond" ] && kill -0 "$lt_sd_pid" 2>/dev/null; do
+	while ! lttng --no-sessiond list >/dev/null 2>&1 && kill -0 "$lt_sd_pid" 2>/dev/null; do
 		peer_cs
-		[ $((pcs - lt_s0)) -lt $((PEER_TIMEOUT * 100)) ] || break
+		[ $((pcs - lt_st0)) -lt $((PEER_TIMEOUT * 100)) ] || break
 		usleep 20000
 	done
 	peer_cs
-	if [ ! -S "$LT_RUN/client-lttng-sessiond" ]; then
+	if ! kill -0 "$lt_sd_pid" 2>/dev/null || ! lttng --no-sessiond list >/dev/null 2>&1; then
 		echo "E lttng-sessiond did not start: $(grep -iv '^DBG\|^Warning: No tracing group' "$PEER_DIR/sessiond.txt" | tail -3 | tr '\n' ' ')"
 		kill "$lt_sd_pid" 2>/dev/null
 		lt_sd_pid=
@@ -92,71 +100,81 @@ lt_sessiond() {
 	fi
 	if ! grep -q '^lttng_probe_relay_bench ' /proc/modules; then
 		echo "E lttng-sessiond did not load lttng-probe-relay-bench: $(tail -3 "$PEER_DIR/sessiond.txt" | tr '\n' ' ')"
+		kill "$lt_sd_pid" 2>/dev/null
+		wait "$lt_sd_pid" 2>/dev/null
+		lt_sd_pid=
 		return 1
 	fi
-	echo "lt_sessiond_ms=$(( (pcs - lt_s0) * 10 ))"
+	echo "lt_sessiond_ms=$(( (pcs - lt_st0) * 10 ))"
 }
 
 # lt_cpu: the user and sys ticks of every lttng-* process, in $lt_u and
-# $lt_s.
+# $lt_s: its own and its reaped children's (the run-as workers).
 lt_cpu() {
 	# shellcheck disable=SC2046
 	set -- $(cat /proc/[0-9]*/stat 2>/dev/null | awk '
 		{ sub(/^[0-9]+ /, "") }
-		/^\(lttng-/ { sub(/^\([^)]*\) /, ""); u += $12; s += $13 }
+		/^\(lttng-/ { sub(/^\([^)]*\) /, ""); u += $12 + $14; s += $13 + $15 }
 		END { print u + 0, s + 0 }')
 	lt_u=$1 lt_s=$2
 }
 
-# lt_do WHAT...: an lttng command; its output in $PEER_DIR/lttng.txt, an
-# E line if it fails.
+# lt_do WHAT...: an lttng command, never spawning a session daemon of its
+# own, killed after $PEER_TIMEOUT s; its output in $PEER_DIR/lttng.txt,
+# an E line if it fails.
 lt_do() {
-	if ! lttng "$@" >>"$PEER_DIR/lttng.txt" 2>&1; then
-		echo "E lttng $* failed: $(tail -2 "$PEER_DIR/lttng.txt" | tr '\n' ' ')"
-		return 1
-	fi
+	timeout "$PEER_TIMEOUT" lttng --no-sessiond "$@" >>"$PEER_DIR/lttng.txt" 2>&1
+	lt_rc=$?
+	[ "$lt_rc" = 0 ] && return 0
+	case "$lt_rc" in
+	124|143) echo "E lttng $* did not end within $PEER_TIMEOUT s: killed" ;;
+	*) echo "E lttng $* failed ($lt_rc): $(tail -2 "$PEER_DIR/lttng.txt" | tr '\n' ' ')" ;;
+	esac
+	return 1
 }
 
-# lt_list: the channel's discarded events, as lttng list counts them.
+# lt_list: the channel's discarded events, as lttng list counts them
+# (discard mode; empty if it does not say).
 lt_list() {
-	lttng list "$LT_SESSION" -k 2>&1 | awk '
+	timeout "$PEER_TIMEOUT" lttng --no-sessiond list "$LT_SESSION" -k 2>&1 | awk '
 		/Discarded events:/ { d += $NF; seen = 1 }
-		END { print "lt_discarded_total=" (seen ? d : 0) }'
+		END { print "lt_discarded_total=" (seen ? d : "") }'
 }
 
 # --- the contract (common.sh) --------------------------------------------
 
-# lttng_begin HOW RUN SIZE WRITERS BYTES_PER_CPU: a session, its channel
-# BYTES_PER_CPU per CPU in 8 sub-buffers, the event enabled, started.
-# live: discard mode, lttng-consumerd reading; after: a snapshot session,
-# overwrite mode, nothing reading.
+# lttng_begin HOW RUN SIZE WRITERS BYTES_PER_CPU [SUBBUFS]: a session, its
+# channel BYTES_PER_CPU per CPU in SUBBUFS sub-buffers (variants.py's
+# guest value), the event enabled, started.  live: discard mode,
+# lttng-consumerd reading; after: a snapshot session, overwrite mode,
+# nothing reading (the read timer off).
 lttng_begin() {
 	mkdir -p "$PEER_DIR"
-	rm -rf "${PEER_DIR:?}/lt" "$PEER_DIR/lttng.txt"
 	lt_sessiond || return 1
-	lt_sub=$(($5 / 8))
+	timeout "$PEER_TIMEOUT" lttng --no-sessiond destroy "$LT_SESSION" >/dev/null 2>&1
+	rm -rf "${PEER_DIR:?}/lt" "$PEER_DIR/lttng.txt"
+	lt_n=${6:-8}
+	lt_sub=$(($5 / lt_n))
 	case "$lt_sub" in
 	4096|8192|16384|32768|65536|131072|262144|524288|1048576|2097152|4194304) ;;
-	*) echo "E $5 bytes per CPU: LTTng wants 8 sub-buffers of a power of two, at least 4096 bytes"; return 1 ;;
+	*) echo "E $5 bytes per CPU: LTTng wants $lt_n sub-buffers of a power of two, at least 4096 bytes"; return 1 ;;
 	esac
-	lttng destroy "$LT_SESSION" >/dev/null 2>&1
 	if [ "$1" = live ]; then
 		lt_do create "$LT_SESSION" --output="$PEER_DIR/lt" || return 1
-		lt_mode=discard lt_timer=--read-timer=$LT_READ_TIMER_US
+		lt_mode=discard lt_timer=$LT_READ_TIMER_US
 	else
-		# Nothing reads: the read timer left at its default.
 		lt_do create "$LT_SESSION" --snapshot --output="$PEER_DIR/lt" || return 1
-		lt_mode=overwrite lt_timer=
+		lt_mode=overwrite lt_timer=0
 	fi
-	lt_do enable-channel -k c0 --subbuf-size="$lt_sub" --num-subbuf=8 --"$lt_mode" \
-		$lt_timer --session="$LT_SESSION" &&
+	lt_do enable-channel -k c0 --subbuf-size="$lt_sub" --num-subbuf="$lt_n" --"$lt_mode" \
+		--read-timer="$lt_timer" --session="$LT_SESSION" &&
 		lt_do enable-event -k -c c0 relay_bench_rec --session="$LT_SESSION" || return 1
 	echo "lt_mode=$lt_mode"
 	echo "lt_subbuf_size=$lt_sub"
-	echo "lt_num_subbuf=8"
-	lttng list "$LT_SESSION" -k 2>/dev/null | awk '
+	echo "lt_num_subbuf=$lt_n"
+	timeout "$PEER_TIMEOUT" lttng --no-sessiond list "$LT_SESSION" -k 2>/dev/null | awk '
 		/Output mode:/ { print "lt_output=" $NF }
-		/Read timer:/ { print "lt_read_timer_us=" $(NF - 1) }'
+		/Read timer:/ { print "lt_read_timer_us=" ($NF == "us" ? $(NF - 1) : 0) }'
 	lt_cpu
 	lt_u0=$lt_u lt_s0=$lt_s
 	peer_cs
@@ -189,23 +207,40 @@ lttng_end() {
 	pv_times="$((lt_ms * 1000000)),$lt_uus,$lt_sus"
 	# babeltrace2's warnings are the loss markers: after its text, whole
 	# (stderr, written as it goes, would cut stdout's buffered lines).
+	# shellcheck disable=SC2016	# the inner shell's
 	peer_decode lt lt_decode_status babeltrace2 "$2" "$3" "$4" \
-		sh -c 'babeltrace2 "$1" 2>"$2"; rc=$?; cat "$2"; exit $rc' babeltrace2 "$PEER_DIR/lt" "$PEER_DIR/lt-warn.txt"
+		sh -c 'timeout "$3" babeltrace2 "$1" 2>"$2"; rc=$?; cat "$2"; exit $rc' \
+		babeltrace2 "$PEER_DIR/lt" "$PEER_DIR/lt-warn.txt" "$PEER_TIMEOUT" >"$PEER_DIR/lt-decode.txt"
+	cat "$PEER_DIR/lt-decode.txt"
+	# Every line of babeltrace2's is an event or a loss marker.
+	lt_unparsed=$(sed -n 's/^text_unparsed=//p' "$PEER_DIR/lt-decode.txt")
+	if [ "${lt_unparsed:-0}" != 0 ]; then
+		echo "E babeltrace2 printed $lt_unparsed lines that are neither events nor loss markers: $(grep -v 'relay_bench_rec:' "$PEER_DIR/lt-warn.txt" | head -2 | tr '\n' ' ')"
+		pfail=1
+	fi
 	# peer_lost: the events discarded per CPU, from the markers of each
-	# CPU's stream (bench-verify's text lines).
+	# CPU's stream (bench-verify's text lines); every marker on a CPU's
+	# stream, and with a count.
 	awk -v n="$pn" '
 		$1 == "text" { for (i = 2; i <= NF; i++) { split($i, a, "="); v[a[1]] = a[2] }
-			if (v["stream"] >= 0) l[v["stream"]] = v["lost"]; if (v["stream"] >= 0 && v["lost_unknown"]) u += v["lost_unknown"] }
+			if (v["stream"] >= 0) { l[v["stream"]] = v["lost"]; per += v["markers"]; u += v["lost_unknown"] }
+			else all = v["markers"] }
 		END {
 			s = ""; for (c = 0; c < n; c++) s = s (c ? "," : "") (l[c] + 0)
 			print "peer_lost=" s
-			if (u) print "E babeltrace2 reported " u " lost packets, whose events LTTng does not count"
+			if (u) print "E babeltrace2 reported " u " losses without a count (lost packets, or discarded events it could not count)"
+			if (all != per) print "E " all - per " of babeltrace2'"'"'s loss markers name no CPU'"'"'s stream"
 		}' "$PEER_DRAIN" >"$PEER_DIR/lt-lost.txt"
 	cat "$PEER_DIR/lt-lost.txt"
 	grep -q '^E ' "$PEER_DIR/lt-lost.txt" && pfail=1
-	awk -F'[=,]' -v t="${lt_disc#lt_discarded_total=}" '
-		$1 == "peer_lost" { for (i = 2; i <= NF; i++) s += $i }
-		END { if (t != "" && s != t) print "E the packet headers count " s " events discarded, lttng list " t }' \
-		"$PEER_DIR/lt-lost.txt"
+	# The packet headers' count against the session's (discard mode).
+	if [ "$1" = live ]; then
+		lt_total=${lt_disc#lt_discarded_total=}
+		lt_sum=$(sed -n 's/^peer_lost=//p' "$PEER_DIR/lt-lost.txt" | tr ',' '\n' | awk '{ s += $1 } END { print s + 0 }')
+		if [ "$lt_total" != "$lt_sum" ]; then
+			echo "E the packet headers count $lt_sum events discarded, lttng list ${lt_total:-nothing}"
+			pfail=1
+		fi
+	fi
 	return "$pfail"
 }
