@@ -77,7 +77,10 @@ do for [i=1:n] { set ytics add (us(word(series, i)) -i) }
 set lmargin at screen left
 set rmargin at screen left + w
 set title sprintf("(b) lossless rate, own consumer (relay:\nrelaytrace's better reader), M records/s\n1 writer (solid), %d writers (pale)", wmax) noenhanced
-if (has("lossless_M")) { set xtics 0, step(L_max) } else { set xrange [0:1]; set xtics autofreq; set label 1 "no figure in this run" at graph 0.5, 0.5 center }
+# A panel without any figure plots nothing (gnuplot 5.4 crashes on bars
+# and labels of a data file without a valid point).
+if (!has("lossless_M")) { set xrange [0:1]; set xtics autofreq; set label 1 "no figure in this run" at graph 0.5, 0.5 center; plot NaN notitle } else {
+set xtics 0, step(L_max)
 plot for [i=1:n] dat using (strcol("series") eq word(series, i) && column("writers") == 1 ? column("lossless_M") : NaN):(-i + 0.2):(0):(column("lossless_M")):(-i + 0.02):(-i + 0.38) \
 	with boxxyerror lc lc_(i) notitle, \
      for [i=1:n] dat using (strcol("series") eq word(series, i) && column("writers") == wmax && wmax != 1 ? column("lossless_M") : NaN):(-i - 0.2):(0):(column("lossless_M")):(-i - 0.38):(-i - 0.02) \
@@ -86,6 +89,7 @@ plot for [i=1:n] dat using (strcol("series") eq word(series, i) && column("write
 	with labels left offset char 0.5,0 font ",9" notitle, \
      for [i=1:n] dat using (strcol("series") eq word(series, i) && column("writers") == wmax && wmax != 1 ? column("lossless_M") : NaN):(-i - 0.2):(sprintf("%.3f", column("lossless_M"))) \
 	with labels left offset char 0.5,0 font ",9" notitle
+}
 unset label 1
 set xrange [0:*]
 
@@ -94,11 +98,13 @@ do for [i=1:n] { set ytics add ("" -i) }
 set lmargin at screen left + w + 0.05
 set rmargin at screen left + 2 * w + 0.05
 set title "(b) that consumer's CPU,\nms per MB recorded" noenhanced
-if (has("cpu_ms_per_mb")) { set xtics 0, step(C_max) } else { set xrange [0:1]; set xtics autofreq; set label 1 "no figure in this run" at graph 0.5, 0.5 center }
+if (!has("cpu_ms_per_mb")) { set xrange [0:1]; set xtics autofreq; set label 1 "no figure in this run" at graph 0.5, 0.5 center; plot NaN notitle } else {
+set xtics 0, step(C_max)
 plot for [i=1:n] dat using (strcol("series") eq word(series, i) ? column("cpu_ms_per_mb") : NaN):(-i):(0):(column("cpu_ms_per_mb")):(-i - 0.3):(-i + 0.3) \
 	with boxxyerror lc lc_(i) notitle, \
      for [i=1:n] dat using (strcol("series") eq word(series, i) ? column("cpu_ms_per_mb") : NaN):(-i):(sprintf("%.1f", column("cpu_ms_per_mb"))) \
 	with labels left offset char 0.5,0 font ",9" notitle
+}
 unset label 1
 
 set lmargin at screen left + 2 * w + 0.10
@@ -107,9 +113,10 @@ set offsets 0, 0, 0, 0
 set xrange [0:125]
 set xtics 0, 25, 100
 set title sprintf("(c) overload, %d writers: %% of\nwrites refused or lost, live consumer", wmax) noenhanced
-if (!has("drop_frac")) { set label 1 "no figure in this run" at graph 0.5, 0.5 center }
+if (!has("drop_frac")) { set label 1 "no figure in this run" at graph 0.5, 0.5 center; plot NaN notitle } else {
 plot for [i=1:n] dat using (strcol("series") eq word(series, i) ? 100 * column("drop_frac") : NaN):(-i):(0):(100 * column("drop_frac")):(-i - 0.3):(-i + 0.3) \
 	with boxxyerror lc lc_(i) notitle, \
      for [i=1:n] dat using (strcol("series") eq word(series, i) ? 100 * column("drop_frac") : NaN):(-i):(sprintf("%.1f%%", 100 * column("drop_frac"))) \
 	with labels left offset char 0.5,0 font ",9" notitle
+}
 unset multiplot
