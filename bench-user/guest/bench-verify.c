@@ -428,10 +428,10 @@ static int text_header_line(const char *s, size_t n)
 static int bt_bytes(const char *data, size_t *got)
 {
 	const char *p = data + 8;
-	long long idx;
 
 	while ((p = strstr(p, "[")) != NULL) {
-		idx = text_num(p + 1);
+		long long idx = text_num(p + 1);
+
 		if (idx < 0)
 			break;
 		for (p++; *p >= '0' && *p <= '9'; p++)
