@@ -41,13 +41,9 @@ def _one(conf, key):
 
 def without(conf, needs):
     """CONF without the variants that need one of NEEDS (variants.py's
-    needs: what this kernel cannot have), and the names left out."""
-    out, dropped = dict(conf), []
-    for k, v in conf.items():
-        if k.endswith(".modes"):
-            out[k] = [m for m in v if variants.get(m).needs not in needs]
-            dropped += [m for m in v if variants.get(m).needs in needs and m not in dropped]
-    return out, dropped
+    needs: what this kernel cannot have)."""
+    return {k: [m for m in v if variants.get(m).needs not in needs] if k.endswith(".modes") else v
+            for k, v in conf.items()}
 
 
 def needs(conf_path):
@@ -153,7 +149,7 @@ def plan(conf_path, seed, ab=False, skip=()):
     order drawn for each pair -- A/B, B/A, ... -- so that a drift of the
     boot falls on both alike.
     """
-    conf, _ = without(read_conf(conf_path), skip)
+    conf = without(read_conf(conf_path), skip)
     todo = runs(conf)
     rng = random.Random(seed)
     rng.shuffle(todo)

@@ -82,23 +82,18 @@ int main(int argc, char **argv)
 				len += snprintf(line + len, sizeof(line) - len, " ] }");
 				if (hit && !strcmp(fault, "truncate"))
 					line[len - 5] = '\0';	/* mid-byte, as a cut line is */
-				puts(line);
-				if (hit && !strcmp(fault, "dup"))
-					puts(line);
-				if (hit && !strcmp(fault, "garbage"))
-					puts("something that is no event");
-				continue;
+			} else {
+				len = tc ? snprintf(line, sizeof(line),
+						    "     relay_bench: relay_bench/%u-%-5u [%03u]    10.%06u: relay_bench_rec:      len=%u data=",
+						    w, 57 + w, w, k, hit && !strcmp(fault, "badlen") ? size - 4 : size)
+					 : snprintf(line, sizeof(line),
+						    "  relay_bench/%u %5u [%03u]    10.%06u: relay_bench:relay_bench_rec: len=%u data=",
+						    w, 57 + w, w, k, hit && !strcmp(fault, "badlen") ? size - 4 : size);
+				for (i = 0; i < shown; i++)
+					len += snprintf(line + len, sizeof(line) - len, "%s%02x", i ? " " : "", rec[i]);
+				if (hit && !strcmp(fault, "truncate"))
+					line[len - 1] = '\0';	/* mid-byte, as a cut line is */
 			}
-			len = tc ? snprintf(line, sizeof(line),
-					    "     relay_bench: relay_bench/%u-%-5u [%03u]    10.%06u: relay_bench_rec:      len=%u data=",
-					    w, 57 + w, w, k, hit && !strcmp(fault, "badlen") ? size - 4 : size)
-				 : snprintf(line, sizeof(line),
-					    "  relay_bench/%u %5u [%03u]    10.%06u: relay_bench:relay_bench_rec: len=%u data=",
-					    w, 57 + w, w, k, hit && !strcmp(fault, "badlen") ? size - 4 : size);
-			for (i = 0; i < shown; i++)
-				len += snprintf(line + len, sizeof(line) - len, "%s%02x", i ? " " : "", rec[i]);
-			if (hit && !strcmp(fault, "truncate"))
-				line[len - 1] = '\0';	/* mid-byte, as a cut line is */
 			puts(line);
 			if (hit && !strcmp(fault, "dup"))
 				puts(line);
