@@ -25,6 +25,11 @@
  * is enabled in no ftrace buffer: the tracepoint's one probe must be the
  * BPF program's.  Its lines go to "bpf_results".
  *
+ * The kind lttng is timed when anything is written to the parameter
+ * "lttng", once an LTTng kernel session records the event relay_cost_rec
+ * (through lttng-probe-relay-cost.ko, vm/lttng) and nothing else is on
+ * the tracepoint.  Its lines go to "lttng_results".
+ *
  * Every kind updates the record's sequence number; every kind that writes
  * a record also stamps it with trace_clock_local(), the clock the ftrace
  * ring buffer stamps its events with, so that all of them do the same
@@ -75,6 +80,11 @@
  *                 the program (bench-ringbuf's) reserves the record in a
  *                 BPF ring buffer, copies it there and submits it, as the
  *                 BPF peer of make bench writes
+ *   lttng         the same tracepoint with LTTng's probe on it, and
+ *                 nothing else: the record written into the session's
+ *                 per-CPU ring buffer, which stamps it, as the LTTng peer
+ *                 of make bench writes; no stamp() of its own, as
+ *                 ftrace_event
  *
  * Buffer states: the relay kinds other than trace_flight are read (marked
  * consumed) between batches, outside the timed region, and never fill; so
@@ -85,11 +95,15 @@
  * large enough for every record of the stage and read by no one while it
  * is timed; user space checks that the program saw every write and its
  * ring buffer refused none (bench-ringbuf --no-check's tally line).
+ * So is LTTng's (lttng): a discard-mode channel of the session's, which
+ * user space sizes for every record of the stage and checks after it,
+ * every write recorded, none discarded (cost.sh).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -108,12 +122,12 @@
 #include "relay_cost_trace.h"
 
 /*
- * Two kinds call the tracepoint (ftrace_event and bpf_ringbuf): GCC would
- * then call trace_relay_cost_rec() out of line in both, as it inlines it
- * where it is called once, and the cpu_online() in it too (6.1 has it
- * inline, 6.12 __always_inline).  Both inlined in each, as in a user of
- * the tracepoint that calls it once: the code of ftrace_event stays the
- * same.
+ * Two batch functions call the tracepoint (ftrace_event's, which lttng
+ * shares, and bpf_ringbuf's): GCC would then call trace_relay_cost_rec()
+ * out of line in both, as it inlines it where it is called once, and the
+ * cpu_online() in it too (6.1 has it inline, 6.12 __always_inline).  Both
+ * inlined in each, as in a user of the tracepoint that calls it once: the
+ * code of ftrace_event stays the same.
  */
 static __always_inline void trace_relay_cost_rec(const void *rec, u32 len);
 static __always_inline bool cpu_online(unsigned int cpu);
@@ -123,6 +137,8 @@ static __always_inline bool cpu_online(unsigned int cpu);
 #define COST_NSUBBUF	8
 #define COST_RB_SIZE	SZ_1M
 #define COST_INSTANCE_MAX 64
+/* LTTng's probe of the tracepoint, as %ps prints it (vm/lttng builds it). */
+#define COST_LTTNG_PROBE "__event_probe__relay_cost_rec [lttng_probe_relay_cost]"
 
 /*
  * The text record of trace_printf and trace_array_printk: the record's
@@ -164,6 +180,10 @@ static char bpf_results[512];
 module_param_string(bpf_results, bpf_results, sizeof(bpf_results), 0444);
 MODULE_PARM_DESC(bpf_results, "the same, of the kind with a BPF program on the tracepoint");
 
+static char lttng_results[512];
+module_param_string(lttng_results, lttng_results, sizeof(lttng_results), 0444);
+MODULE_PARM_DESC(lttng_results, "the same, of the kind with LTTng's probe on the tracepoint");
+
 /* The ftrace instance the "instance" parameter named last. */
 static char instance[COST_INSTANCE_MAX];
 
@@ -175,18 +195,21 @@ enum cost_kind {
 	/* The kinds that write into an ftrace instance, from here on. */
 	K_FTRACE_EVENT, K_TRACE_ARRAY_PRINTK,
 	/* The kind with a BPF program on the tracepoint. */
-	K_BPF_RINGBUF, K_NR
+	K_BPF_RINGBUF,
+	/* The kind with LTTng's probe on the tracepoint. */
+	K_LTTNG, K_NR
 };
 
 #define K_FIRST_INSTANCE K_FTRACE_EVENT
 #define K_FIRST_BPF K_BPF_RINGBUF
+#define K_FIRST_LTTNG K_LTTNG
 
 static const char *const kind_names[K_NR] = {
 	"empty", "memcpy", "clock", "relay_raw", "relay_commit", "trace_percpu",
 	"trace_global", "trace_flight", "trace_write", "tw_state", "tw_nest",
 	"tw_mark", "trace_write_global", "trace_write_hdr", "ftrace_rb",
 	"ftrace_rb_wrap", "trace_printf", "ftrace_event_off", "ftrace_event",
-	"trace_array_printk", "bpf_ringbuf",
+	"trace_array_printk", "bpf_ringbuf", "lttng",
 };
 
 /* The kinds that are never read, and wrap their buffer. */
@@ -480,6 +503,7 @@ static const cost_batch_fn kind_batch[K_NR] = {
 	[K_FTRACE_EVENT]	= batch_ftrace_event,
 	[K_TRACE_ARRAY_PRINTK]	= batch_trace_array_printk,
 	[K_BPF_RINGBUF]		= batch_bpf_ringbuf,
+	[K_LTTNG]		= batch_ftrace_event,
 };
 
 /*
@@ -595,6 +619,38 @@ static void *bpf_probe_func(void)
 #endif
 }
 
+static bool is_bpf_probe(void *func)
+{
+	return bpf_probe_func() && func == bpf_probe_func();
+}
+
+static bool is_lttng_probe(void *func)
+{
+	char name[KSYM_SYMBOL_LEN];
+
+	snprintf(name, sizeof(name), "%ps", func);
+	return !strcmp(name, COST_LTTNG_PROBE);
+}
+
+/*
+ * The tracepoint's probes: how many there are (the return value), and in
+ * @ours how many @is_ours() claims.
+ */
+static int count_probes(bool (*is_ours)(void *func), int *ours)
+{
+	struct tracepoint_func *f;
+	int probes = 0;
+
+	*ours = 0;
+	rcu_read_lock_sched();
+	f = rcu_dereference_sched(__tracepoint_relay_cost_rec.funcs);
+	for (; f && f->func; f++, probes++)
+		if (is_ours(f->func))
+			(*ours)++;
+	rcu_read_unlock_sched();
+	return probes;
+}
+
 /*
  * bpf_ringbuf: the tracepoint's one probe must be a BPF program's, attached
  * as a raw tracepoint (its probe function is bpf_probe_func(), its data the
@@ -603,19 +659,28 @@ static void *bpf_probe_func(void)
  */
 static int bpf_probe_check(void)
 {
-	void *bpf_func = bpf_probe_func();
-	struct tracepoint_func *f;
-	int probes = 0, bpf = 0;
+	int bpf, probes = count_probes(is_bpf_probe, &bpf);
 
-	rcu_read_lock_sched();
-	f = rcu_dereference_sched(__tracepoint_relay_cost_rec.funcs);
-	for (; f && f->func; f++, probes++)
-		if (bpf_func && f->func == bpf_func)
-			bpf++;
-	rcu_read_unlock_sched();
 	if (probes != 1 || bpf != 1) {
 		pr_err("bpf_ringbuf: attach one BPF program to the raw tracepoint relay_cost_rec, and disable relay_cost:relay_cost_rec everywhere (%d probes on it, %d of BPF)\n",
 		       probes, bpf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * lttng: the tracepoint's one probe must be LTTng's, COST_LTTNG_PROBE,
+ * registered when an LTTng session enabled the event: the event enabled
+ * in no ftrace buffer, no BPF program on it.
+ */
+static int lttng_probe_check(void)
+{
+	int lttng, probes = count_probes(is_lttng_probe, &lttng);
+
+	if (probes != 1 || lttng != 1) {
+		pr_err("lttng: enable relay_cost_rec in one LTTng kernel session, and nowhere else (%d probes on it, %d of %s)\n",
+		       probes, lttng, COST_LTTNG_PROBE);
 		return -EINVAL;
 	}
 	return 0;
@@ -664,6 +729,8 @@ static int setup(enum cost_kind k, struct cost_target *tg)
 		return instance_setup(k, tg);
 	case K_BPF_RINGBUF:
 		return bpf_probe_check();
+	case K_LTTNG:
+		return lttng_probe_check();
 	default:
 		return 0;
 	}
@@ -819,7 +886,8 @@ static int bpf_set(const char *val, const struct kernel_param *kp)
 {
 	if (!loaded)
 		return -EBUSY;
-	return run_kinds(K_FIRST_BPF, K_NR, bpf_results, sizeof(bpf_results));
+	return run_kinds(K_FIRST_BPF, K_FIRST_LTTNG, bpf_results,
+			 sizeof(bpf_results));
 }
 
 static const struct kernel_param_ops bpf_ops = {
@@ -828,6 +896,25 @@ static const struct kernel_param_ops bpf_ops = {
 
 module_param_cb(bpf, &bpf_ops, NULL, 0200);
 MODULE_PARM_DESC(bpf, "write (anything) once a BPF program is attached to the raw tracepoint relay_cost_rec and the event enabled nowhere: time bpf_ringbuf");
+
+/*
+ * Writing anything times lttng, with the event recorded by an LTTng
+ * session and enabled nowhere else.
+ */
+static int lttng_set(const char *val, const struct kernel_param *kp)
+{
+	if (!loaded)
+		return -EBUSY;
+	return run_kinds(K_FIRST_LTTNG, K_NR, lttng_results,
+			 sizeof(lttng_results));
+}
+
+static const struct kernel_param_ops lttng_ops = {
+	.set = lttng_set,
+};
+
+module_param_cb(lttng, &lttng_ops, NULL, 0200);
+MODULE_PARM_DESC(lttng, "write (anything) once an LTTng kernel session records relay_cost_rec and nothing else is on the tracepoint: time lttng");
 
 static int __init relay_cost_init(void)
 {

@@ -193,6 +193,17 @@ kconfig_hash() {	# kconfig_hash OBJ_DIR
 
 # Hash of the sources of a module of bench-module/ (its one definition:
 # bench-user/report/conditions.py module_hash).
+# lttng_can: whether the $KNAME kernel can have LTTng (vm/lttng --why-not,
+# the one place that says why not): status 0 if it can; 1 if not, with
+# why in $LTTNG_WHY; dies if vm/lttng cannot tell.
+lttng_can() {
+	local rc=0
+	LTTNG_WHY=$("$TOP/vm/lttng" --why-not) || rc=$?
+	[ "$rc" = 0 ] && return 0
+	[ "$rc" = 1 ] && [ -n "$LTTNG_WHY" ] && return 1
+	die "vm/lttng --why-not failed (status $rc)"
+}
+
 module_hash() {		# module_hash DIR NAME
 	python3 "$TOP/bench-user/report/report.py" module-hash "$1" "$2"
 }

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The LTTng probe of relay_bench.ko's tracepoint relay_bench_rec: the
- * same event as bench_rec_event.h's, in LTTng's field macros.  Its fields
- * must be bench_rec_event.h's, in order, name and type
- * (tests/lttng-fields checks it: make check).
+ * The LTTng probe of relay_bench.ko's tracepoint relay_bench_rec
+ * (relay_bench_trace.h): the benchmark's record, bench_rec_lttng.h.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM relay_bench
@@ -12,13 +10,9 @@
 #define LTTNG_TRACE_RELAY_BENCH_H
 
 #include <lttng/tracepoint-event.h>
+#include "bench_rec_lttng.h"
 
-LTTNG_TRACEPOINT_EVENT(relay_bench_rec,
-		       TP_PROTO(const void *rec, u32 len),
-		       TP_ARGS(rec, len),
-		       TP_FIELDS(ctf_integer(u32, len, len)
-				 ctf_sequence_hex(u8, data, rec, u32, len))
-)
+BENCH_REC_LTTNG_EVENT(relay_bench_rec)
 
 #endif /* LTTNG_TRACE_RELAY_BENCH_H */
 

@@ -2,8 +2,9 @@
 # make bench-cost, in the guest (bench-user/host/bench-cost, under QEMU
 # -icount, one CPU): relay_cost.ko's figures, printed as they come.
 #
-# Usage: sh /extra/cost.sh [RB_SIZE]    with relay_cost.ko, bench-ringbuf
-# and lib.sh in /extra.
+# Usage: sh /extra/cost.sh [RB_SIZE [lttng]]    with relay_cost.ko,
+# bench-ringbuf and lib.sh in /extra; with lttng, LTTng's tools
+# (vm/peers-root --lttng) and modules (vm/lttng) in the root.
 #
 # insmod relay_cost.ko times the kinds up to ftrace_event_off at load.
 # Then the ftrace instance relay_cost is created, the module's event
@@ -20,14 +21,33 @@
 # refused (its tally line, in bpf.out, printed with the prefix
 # "bpf.out: ").
 #
+# With lttng: lttng-sessiond started with --kmod-probes=relay_cost (it
+# loads LTTng's modules and lttng-probe-relay-cost.ko: lib.sh's
+# lttng_sessiond), a kernel session recording relay_cost_rec in one
+# discard-mode channel of LT_NSUB sub-buffers of LT_SUB bytes (64 MiB for
+# the one CPU: every record of the stage, about 40 MB with LTTng's
+# headers, fits, so that whether lttng-consumerd reads during it or not
+# nothing is discarded), started, and the module's parameter lttng
+# written, which times lttng.  Then the session stopped (lttng stop waits
+# for the consumer to have every packet): lttng list must count no
+# discarded event, and babeltrace2's counter
+# (sink.utils.counter) as many events as the module wrote, none
+# discarded (printed with the prefix "lttng: ").
+#
 # It prints the guest's M line (lib.sh's emit_meta) and the module's R
 # lines "R kind=K size=S writes=N total_ns=T" (results, instance_results,
-# bpf_results: bench-user/report/runfmt.py, cost.py); its errors go to
-# stderr (the console), and it exits 1 on the first.
+# bpf_results, lttng_results: bench-user/report/runfmt.py, cost.py); its
+# errors go to stderr (the console), and it exits 1 on the first.
 set -u
 # shellcheck source=/dev/null
 . /extra/lib.sh
 RB_SIZE=${1:-64m}
+LTTNG=${2:-}
+case "$LTTNG" in
+''|lttng) ;;
+*) echo "cost.sh: the second argument is lttng or nothing, not '$LTTNG'" >&2; exit 1 ;;
+esac
+LT_SUB=4194304 LT_NSUB=16
 TR=/sys/kernel/tracing
 I=$TR/instances/relay_cost
 C=/sys/module/relay_cost/parameters
@@ -53,6 +73,7 @@ wait "$pid" || brc=$?
 sed "s/^/bpf.out: /" "$B" /tmp/bpf.err
 n=0
 for _ in $(tr , " " <"$C/sizes"); do n=$((n + 1)); done
+# Every write of the stage: each size's untimed batch and its timed ones.
 want=$((n * ($(cat "$C/nr") + $(cat "$C/batch"))))
 tally=$(grep "^tally attempts=" "$B")
 case "$tally" in
@@ -61,3 +82,48 @@ case "$tally" in
 esac
 [ "$brc" = 0 ] || exit 1
 cat "$C/bpf_results"
+
+[ "$LTTNG" = lttng ] || exit 0
+L=/tmp/lttng.txt
+# lt WHAT...: an lttng command (lib.sh's lttng_cmd), its output in $L.
+lt() {
+	lttng_cmd 120 "$L" "$@" && return 0
+	# shellcheck disable=SC2154	# lc_why: lttng_cmd's
+	echo "lttng: $lc_why" >&2
+	exit 1
+}
+# shellcheck disable=SC2154	# sd_why: lib.sh's lttng_sessiond sets it
+lttng_sessiond relay_cost /tmp/sessiond.txt 120 || { echo "lttng: $sd_why" >&2; exit 1; }
+lt create relay_cost --output=/tmp/lt
+lt enable-channel -k c0 --subbuf-size="$LT_SUB" --num-subbuf="$LT_NSUB" --discard --session=relay_cost
+lt enable-event -k -c c0 relay_cost_rec --session=relay_cost
+lt start relay_cost
+echo 1 >"$C/lttng" || { echo "lttng: the module's lttng stage failed (above)" >&2; exit 1; }
+lt stop relay_cost
+# lttng list's count of the channel (a discard-mode channel's
+# "Discarded events"; nothing if it does not say).
+lt_disc=$(lttng_discarded relay_cost 120)
+lt destroy relay_cost
+timeout 300 babeltrace2 /tmp/lt -c sink.utils.counter -p step=+0 >/tmp/lt-count.txt 2>&1 || {
+	sed "s/^/lttng: /" /tmp/lt-count.txt >&2
+	echo "lttng: babeltrace2's counter failed" >&2
+	exit 1
+}
+sed -n "s/^/lttng: /p" /tmp/lt-count.txt
+lt_list="lttng list: ${lt_disc:-nothing said of} events discarded"
+if [ "$lt_disc" != 0 ]; then
+	echo "lttng: want every write recorded, none discarded: $lt_list" >&2
+	exit 1
+fi
+# shellcheck disable=SC2046	# the counts, split
+set -- $(tr -d ",'" </tmp/lt-count.txt | awk '
+	$2 == "Event" && $3 == "messages" { e = $1 }
+	$2 == "Discarded" && $3 == "event" { de = $1 }
+	$2 == "Discarded" && $3 == "packet" { dp = $1 }
+	END { print (e == "" ? "none" : e), (de == "" ? "none" : de), (dp == "" ? "none" : dp) }')
+if [ "$1" != "$want" ] || [ "$2" != 0 ] || [ "$3" != 0 ]; then
+	echo "lttng: want $want events, none discarded: babeltrace2 counts $1 events, $2 discarded-event and $3 discarded-packet messages" >&2
+	exit 1
+fi
+echo "lttng: $want events recorded, as many as written; $lt_list"
+cat "$C/lttng_results"

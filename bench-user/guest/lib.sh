@@ -147,16 +147,95 @@ emit_meta() {
 		"bpf_jit=$(bpf_jit)"
 }
 
-# wait_line PATTERN FILE PID SECONDS: wait until FILE has a line that
-# matches PATTERN (grep), looking every 10 ms, while PID (which writes
-# FILE) runs, for SECONDS at most; fails if FILE has no such line then.
-# How a BPF program's attach is awaited (bench-ringbuf's "attached").
-wait_line() {
-	read -r wl_t0 _ </proc/uptime
-	while ! grep -q "$1" "$2" 2>/dev/null && kill -0 "$3" 2>/dev/null; do
-		read -r wl_t _ </proc/uptime
-		[ $(( ${wl_t%.*} - ${wl_t0%.*} )) -lt "$4" ] || break
+# poll_until SECONDS PID COMMAND...: run COMMAND every 10 ms until it
+# succeeds, while PID (what COMMAND waits for) runs, for SECONDS at most
+# (whole seconds of /proc/uptime); COMMAND's status at the end.  How
+# wait_line, the peers (lttng_sessiond, trace-cmd.sh's tc_start) and
+# cost.sh wait for something to be ready.
+poll_until() {
+	pu_s=$1 pu_pid=$2
+	shift 2
+	read -r pu_t0 _ </proc/uptime
+	while ! "$@"; do
+		kill -0 "$pu_pid" 2>/dev/null || { "$@"; return; }
+		read -r pu_t _ </proc/uptime
+		[ $(( ${pu_t%.*} - ${pu_t0%.*} )) -lt "$pu_s" ] || { "$@"; return; }
 		usleep 10000
 	done
+}
+
+# has_line PATTERN FILE: FILE has a line that matches PATTERN (grep).
+has_line() {
 	grep -q "$1" "$2" 2>/dev/null
+}
+
+# wait_line PATTERN FILE PID SECONDS: wait until FILE has a line that
+# matches PATTERN, while PID (which writes FILE) runs, for SECONDS at
+# most; fails if FILE has no such line then.  How a BPF program's attach
+# is awaited (bench-ringbuf's "attached").
+wait_line() {
+	poll_until "$4" "$3" has_line "$1" "$2"
+}
+
+# lttng_answers: a session daemon answers the lttng client (within 10 s).
+lttng_answers() {
+	timeout 10 lttng --no-sessiond list >/dev/null 2>&1
+}
+
+# lttng_cmd SECONDS LOG WHAT...: lttng WHAT, never spawning a session
+# daemon of its own, killed after SECONDS; its output appended to LOG.
+# Fails with why in $lc_why.
+# shellcheck disable=SC2034	# lc_why: the callers'
+lttng_cmd() {
+	lc_s=$1 lc_log=$2
+	shift 2
+	timeout "$lc_s" lttng --no-sessiond "$@" >>"$lc_log" 2>&1
+	lc_rc=$?
+	case "$lc_rc" in
+	0) return 0 ;;
+	124|143) lc_why="lttng $* did not end within $lc_s s: killed" ;;
+	*) lc_why="lttng $* failed ($lc_rc): $(tail -2 "$lc_log" | tr '\n' ' ')" ;;
+	esac
+	return 1
+}
+
+# lttng_discarded SESSION SECONDS: the events a session's kernel channels
+# discarded, as lttng list counts them (a discard-mode channel's
+# "Discarded events"); nothing if it does not say.
+lttng_discarded() {
+	timeout "$2" lttng --no-sessiond list "$1" -k 2>&1 | awk '
+		/Discarded events:/ { d += $NF; seen = 1 }
+		END { if (seen) print d }'
+}
+
+# lttng_sessiond PROBE LOG SECONDS: lttng-sessiond started, with LTTng's
+# modules and lttng-probe-PROBE.ko loaded (--kmod-probes: by libkmod, from
+# /lib/modules, vm/lttng's tree), its output in LOG, ready once it
+# answers the lttng client, within SECONDS; its pid in $sd_pid.  It
+# needs a tmpfs on /dev/shm (its shared memory is POSIX shm).  Fails
+# with why in $sd_why, and no daemon left.  The LTTng peer's
+# (peers/lttng.sh) and make bench-cost's (cost.sh).
+# shellcheck disable=SC2034	# sd_why, sd_pid: the callers'
+lttng_sessiond() {
+	sd_why='' sd_pid=''
+	export HOME="${HOME:-/root}"
+	mkdir -p "$HOME" /var/run/lttng /dev/shm
+	grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs shm /dev/shm ||
+		{ sd_why="cannot mount a tmpfs on /dev/shm"; return 1; }
+	# A socket left by a daemon that died would pass for this one's.
+	rm -f /var/run/lttng/client-lttng-sessiond
+	lttng-sessiond --kmod-probes="$1" </dev/null >"$2" 2>&1 &
+	sd_pid=$!
+	if ! poll_until "$3" "$sd_pid" lttng_answers || ! kill -0 "$sd_pid" 2>/dev/null; then
+		sd_why="lttng-sessiond did not start within $3 s: $(grep -iv '^DBG\|^Warning: No tracing group' "$2" | tail -3 | tr '\n' ' ')"
+	elif ! grep -q "^lttng_probe_$1 " /proc/modules; then
+		sd_why="lttng-sessiond did not load lttng_probe_$1: $(tail -3 "$2" | tr '\n' ' ')"
+	else
+		return 0
+	fi
+	# SIGKILL: a daemon that did not start may not answer SIGTERM.
+	kill -KILL "$sd_pid" 2>/dev/null
+	wait "$sd_pid" 2>/dev/null
+	sd_pid=''
+	return 1
 }

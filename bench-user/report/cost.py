@@ -36,15 +36,21 @@ TRACE_KINDS = ("trace_percpu", "trace_global", "trace_flight", "trace_write",
 # gated too, as the ratio lines (PEER_RATIOS) compare the series' writes
 # with them.  ftrace_rb and ftrace_rb_wrap are not: the ring buffer alone.
 # bpf_ringbuf: the same tracepoint with a BPF program on it that writes
-# each record into a BPF ring buffer (bench-ringbuf's, make bench's peer).
-PEER_KINDS = ("ftrace_event_off", "ftrace_event", "trace_array_printk", "bpf_ringbuf")
+# each record into a BPF ring buffer (bench-ringbuf's, make bench's peer);
+# lttng: with LTTng's probe on it instead, into an LTTng kernel session's
+# channel (make bench's LTTng peer; 6.1 only, host.txt's not_measured
+# says why not).
+PEER_KINDS = ("ftrace_event_off", "ftrace_event", "trace_array_printk", "bpf_ringbuf", "lttng")
 GATED_KINDS = TRACE_KINDS + PEER_KINDS
 GATE = 0.5          # instructions of overhead per write: make compare's too
 # The conditions a baseline holds: figures from other conditions are not
 # comparable.  The series hash is recorded and shown but is not one of
 # them: a change of the series is what the gate is for.  kconfig: the
 # kernel's .config, so that new options are named as other conditions.
-BASELINE_CONDITIONS = ("kpkg_version", "qemu", "compiler", "cost_module", "kconfig")
+# lttng_modules: the lttng-modules package and the probe's sources that
+# the kind lttng ran with (vm/lttng's root.version), "none" without it
+# ("?" in a folder from before it was recorded).
+BASELINE_CONDITIONS = ("kpkg_version", "qemu", "compiler", "cost_module", "kconfig", "lttng_modules")
 # Exit status of make bench-cost, by the gate's verdict.
 GATE_STATUS = {"pass": 0, "written": 0, "changed": 1, "other-conditions": 3, "no-baseline": 3}
 UNITS = {"instructions/write": {"better": "lower", "assume": "exact"},
@@ -73,6 +79,8 @@ PEER_RATIOS = [
      "a line of text into an ftrace instance vs into a per-CPU trace, same format and arguments"),
     ("bpf_ringbuf / trace_write", "bpf_ringbuf", "trace_write",
      "a BPF program on the tracepoint, the record into a shared BPF ring buffer, vs trace_write() on a per-CPU trace"),
+    ("lttng / trace_write", "lttng", "trace_write",
+     "LTTng's probe on the tracepoint, the record into a per-CPU LTTng channel, vs trace_write() on a per-CPU trace"),
 ]
 
 
@@ -248,6 +256,10 @@ HEADER = [
     "bpf_ringbuf: the record stamped, then the same tracepoint with bench-ringbuf's BPF program on it",
     "(raw tracepoint, JIT on, the event enabled nowhere): reserve, copy, submit in one shared BPF ring",
     "buffer that nothing reads while timed, large enough never to fill (none refused: checked).",
+    "lttng: the same tracepoint with LTTng's probe on it (lttng-probe-relay-cost.ko, the event enabled",
+    "nowhere else), as LTTng stamps and writes it into an LTTng kernel session's discard-mode per-CPU",
+    "channel that every record of the stage fits in (cost.sh); none discarded, every one counted by",
+    "babeltrace2 (checked).  lttng-sessiond and lttng-consumerd run beside it, never in a timed batch.",
     "icount cannot show what an instruction costs: a locked instruction, pushf/popf, cli/sti or",
     "rdtsc count 1 each, and with one CPU nothing contends -- the global lock's cost under",
     "contention is make bench's (a) to show.",
@@ -261,7 +273,10 @@ def report_lines(meta, rows, by, ref, goals, verdict, ratios=()):
     """report.txt, printed from the figures, the targets and the gate's data."""
     out = ["relay_trace write-path cost, deterministic (make bench-cost)",
            f"conditions: QEMU TCG -icount shift=0,sleep=off, 1 vCPU; {meta['kernel_package']} ({meta['kernel_release']}), "
-           f"series {meta['series_hash']}; {meta['compiler']}; {meta['qemu']}; relay_cost.c {meta['cost_module']}; {meta['date']}"]
+           f"series {meta['series_hash']}; {meta['compiler']}; {meta['qemu']}; relay_cost.c {meta['cost_module']}; "
+           f"LTTng: {meta['lttng_modules']}; {meta['date']}"]
+    if meta.get("not_measured"):
+        out.append(f"not measured: {meta['not_measured']}")
     out += HEADER
     out.append(f"{'kind':19} {'size':>5} {'total':>9} {'overhead':>9} {'net of clock':>12} {'vs relay_raw':>12}")
     for r in rows:
@@ -339,14 +354,15 @@ def main(d, baseline, write_baseline=False, no_history=False):
     meta = conditions.base_meta(host, out.meta)
     meta.update({"accelerator": "tcg", "clock": "icount shift=0,sleep=off (guest ns = instructions)",
                  "vcpus": 1, "vcpus_per_host_cpu": None, "unit": "instructions per write",
-                 "cost_module": cost_module(d, host, top)})
+                 "cost_module": cost_module(d, host, top), "lttng_modules": host.get("lttng_modules", "?")})
     write_files(d, rows, meta)
     by = {(r["kind"], r["size"]): r for r in rows}
     ref = figures.reference_size(sorted({r["size"] for r in rows}))
     goals = targets(by, ref)
     ratios = peer_ratios(by, ref)
     cond = {"kpkg_version": host.get("kpkg_version", "?"), "qemu": meta["qemu"], "compiler": meta["compiler"],
-            "cost_module": meta["cost_module"], "kconfig": meta["kconfig"], "series_hash": meta["series_hash"],
+            "cost_module": meta["cost_module"], "kconfig": meta["kconfig"], "lttng_modules": meta["lttng_modules"],
+            "series_hash": meta["series_hash"],
             "kernel": meta["kernel"], "date": meta["date"]}
     verdict = gate(by, cond, baseline, write_baseline, rows)
     verdict.update({"format": runfmt.FORMAT, "targets": goals, "ratios": ratios})

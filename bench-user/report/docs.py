@@ -124,6 +124,7 @@ COST_LABELS = [
     ("ftrace_rb", "ring_buffer_write(), an ftrace ring buffer"),
     ("ftrace_event", "a TRACE_EVENT into an ftrace instance"),
     ("bpf_ringbuf", "the same tracepoint into a BPF ringbuf"),
+    ("lttng", "the same tracepoint into an LTTng channel"),
     ("trace_printf", "trace_printf(), a line of text"),
     ("trace_array_printk", "trace_array_printk(), the same line"),
 ]
@@ -144,7 +145,8 @@ def cost_table(arg):
     out = ["  instructions per 64-byte write, above memcpy   " + "  ".join(f"{k:>6}" for k in kernels),
            "  (QEMU -icount, 1 vCPU: bench-user/baselines/)"]
     for kind, label in COST_LABELS:
-        out.append(f"  {label:46} " + "  ".join(f"{rows[k][kind]:6.0f}" for k in kernels))
+        out.append(f"  {label:46} " + "  ".join(f"{rows[k][kind]:6.0f}" if kind in rows[k] else f"{'n/a':>6}"
+                                                  for k in kernels))
     return out
 
 

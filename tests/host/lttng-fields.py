@@ -1,10 +1,11 @@
-"""The fields of relay_bench_rec in LTTng's probe (bench-module/lttng/
-relay_bench_lttng.h, LTTng's field macros) against the kernel's event
+"""The fields of the benchmark's record in LTTng's probes (bench-module/
+lttng/bench_rec_lttng.h, LTTng's field macros, which relay_bench_rec's
+and relay_cost_rec's probes both expand) against the kernel's event
 (bench-module/bench_rec_event.h, TRACE_EVENT's), in order: name, type,
 and for an array the field that gives its length.  The prototypes are
-compared by the compiler (lttng-probe-relay-bench.c includes both).
+compared by the compiler (lttng-probe-relay-*.c include both).
 
-    python3 lttng-fields.py [BENCH_REC_EVENT_H RELAY_BENCH_LTTNG_H]
+    python3 lttng-fields.py [BENCH_REC_EVENT_H BENCH_REC_LTTNG_H]
 
 prints the fields and exits 0 if they agree, else names the first
 difference and exits 1."""
@@ -36,7 +37,7 @@ def lttng_fields(text):
 
 def main(argv):
     ev = Path(argv[1]) if len(argv) > 2 else TOP / "bench-module/bench_rec_event.h"
-    lt = Path(argv[2]) if len(argv) > 2 else TOP / "bench-module/lttng/relay_bench_lttng.h"
+    lt = Path(argv[2]) if len(argv) > 2 else TOP / "bench-module/lttng/bench_rec_lttng.h"
     a, b = ftrace_fields(ev.read_text()), lttng_fields(lt.read_text())
     print(f"{ev.name}: {a}")
     print(f"{lt.name}: {b}")

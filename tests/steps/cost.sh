@@ -2,7 +2,8 @@
 # step: 90 test
 # Step: the deterministic cost (make bench-cost) twice: two -icount boots
 # give the same figures (report.py same-cost), they hold against the
-# committed baseline, the gate fails on a baseline shifted by one
+# committed baseline, LTTng's kind is timed where vm/lttng builds it (its
+# writes all counted by cost.sh) and said why not elsewhere, the gate fails on a baseline shifted by one
 # instruction either way (naming the kind, size and both figures), a
 # baseline from other conditions is named as such, make compare reads the
 # folders, and bench.txt parses as the Go benchmark format.  Every
@@ -30,6 +31,21 @@ else
 		"${lines[@]}" "log: $OUT/cost2-host.txt"
 fi
 grep -a '^  MET\|^  MISSED' "$OUT/cost2/report.txt" 2>/dev/null | sed 's/^  /        /' || true
+# LTTng's kind: timed, every write recorded, where vm/lttng can build it;
+# elsewhere not measured, and the report says why.
+lt_why=
+lttng_can || lt_why=$LTTNG_WHY
+nm=$(field "$OUT/cost2/meta.json" not_measured)
+lt_rows=$(grep -c '^lttng,' "$OUT/cost2/cost.csv" 2>/dev/null) || true
+if [ -z "$lt_why" ] && [ "$lt_rows" -gt 0 ] 2>/dev/null && [ -z "$nm" ]; then
+	result ok "cost: lttng timed, $lt_rows sizes: $(sed -n 's/^lttng: \(.* as many as written.*\)/\1/p' "$OUT/cost2/guest.out")"
+elif [ -n "$lt_why" ] && [ "${lt_rows:-0}" = 0 ] && [ "$nm" = "lttng: $lt_why" ] &&
+     grep -qF "not measured: lttng: $lt_why" "$OUT/cost2/report.txt"; then
+	result ok "cost: lttng not measured on $KNAME, and the report says why: ${lt_why:0:90}..."
+else
+	result fail "cost: lttng timed where vm/lttng builds it, else said why not" \
+		"vm/lttng --why-not: ${lt_why:-(it can)}" "not_measured: $nm; lttng rows in cost.csv: ${lt_rows:-0}"
+fi
 # The gate must catch a change of one instruction either way: a baseline
 # one instruction dearer (the code got cheaper) and one cheaper.
 for d in +1 -1; do

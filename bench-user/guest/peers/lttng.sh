@@ -18,12 +18,13 @@
 # whose consumer stays idle cannot be had: LTTng's consumer reads every
 # packet as it is delivered, and only a snapshot session holds its
 # buffers unread.  The contract (begin, end, files, what it prints) is
-# common.sh's; sourced after it.
+# common.sh's; sourced after it, and after lib.sh (lttng_sessiond,
+# lttng_cmd, lttng_discarded).
 #
 # lttng-sessiond (vm/peers-root --lttng) is started once, at the first
-# run, with --kmod-probes=relay_bench: it loads LTTng's modules and the
-# probe itself (libkmod; vm/lttng installed them in /lib/modules with
-# depmod's index), and starts lttng-consumerd when a session first needs
+# run, with --kmod-probes=relay_bench (lib.sh's lttng_sessiond): it loads
+# LTTng's modules and the probe itself (libkmod; vm/lttng installed them
+# in /lib/modules with depmod's index), and starts lttng-consumerd when a session first needs
 # it.  Both stay up across runs: their CPU time in a run, peer_cpu_us, is
 # what /proc/PID/stat of every lttng-* process (sessiond, consumerd, their
 # run-as workers, with their reaped children's) counts between the
@@ -49,7 +50,7 @@
 # The functions, and the keys each prints:
 #
 #   lt_sessiond                 lttng-sessiond running (started once),
-#                               ready when its client socket exists
+#                               ready when it answers lttng list
 #     lt_sessiond_ms (the first time)
 #   lt_cpu                      the user and sys ticks of every lttng-*
 #                               process, in $lt_u and $lt_s
@@ -64,47 +65,26 @@
 #     reader's summary (common.sh's peer_summary), peer_lost
 LT_SESSION=relay_bench
 LT_READ_TIMER_US=${LT_READ_TIMER_US:-1000}
-LT_RUN=/var/run/lttng
 lt_sd_pid='' lt_u=0 lt_s=0 lt_t0=0 lt_u0=0 lt_s0=0
 # The recordings it leaves in $PEER_DIR (common.sh: P_files).
 # shellcheck disable=SC2034
 lttng_files=lt
 
-# lt_sessiond: lttng-sessiond started, if it is not, with the probe loaded.
+# lt_sessiond: lttng-sessiond started (lib.sh's lttng_sessiond), if it
+# is not, with the probe loaded.
 lt_sessiond() {
 	if [ -n "$lt_sd_pid" ] && kill -0 "$lt_sd_pid" 2>/dev/null; then
 		return 0
 	fi
-	export HOME="${HOME:-/root}"
-	mkdir -p "$HOME" "$LT_RUN" /dev/shm
-	# Its shared memory (and the UST side's) is POSIX shm: a tmpfs.
-	grep -q ' /dev/shm ' /proc/mounts || mount -t tmpfs shm /dev/shm ||
-		{ echo "E cannot mount a tmpfs on /dev/shm"; return 1; }
-	# A socket left by a daemon that died would pass for this one's.
-	rm -f "$LT_RUN/client-lttng-sessiond"
 	peer_cs
 	lt_st0=$pcs
-	lttng-sessiond --kmod-probes=relay_bench </dev/null >"$PEER_DIR/sessiond.txt" 2>&1 &
-	lt_sd_pid=$!
-	while ! lttng --no-sessiond list >/dev/null 2>&1 && kill -0 "$lt_sd_pid" 2>/dev/null; do
-		peer_cs
-		[ $((pcs - lt_st0)) -lt $((PEER_TIMEOUT * 100)) ] || break
-		usleep 20000
-	done
+	if ! lttng_sessiond relay_bench "$PEER_DIR/sessiond.txt" "$PEER_TIMEOUT"; then
+		echo "E $sd_why"
+		lt_sd_pid=
+		return 1
+	fi
+	lt_sd_pid=$sd_pid
 	peer_cs
-	if ! kill -0 "$lt_sd_pid" 2>/dev/null || ! lttng --no-sessiond list >/dev/null 2>&1; then
-		echo "E lttng-sessiond did not start: $(grep -iv '^DBG\|^Warning: No tracing group' "$PEER_DIR/sessiond.txt" | tail -3 | tr '\n' ' ')"
-		kill "$lt_sd_pid" 2>/dev/null
-		lt_sd_pid=
-		return 1
-	fi
-	if ! grep -q '^lttng_probe_relay_bench ' /proc/modules; then
-		echo "E lttng-sessiond did not load lttng-probe-relay-bench: $(tail -3 "$PEER_DIR/sessiond.txt" | tr '\n' ' ')"
-		kill "$lt_sd_pid" 2>/dev/null
-		wait "$lt_sd_pid" 2>/dev/null
-		lt_sd_pid=
-		return 1
-	fi
 	echo "lt_sessiond_ms=$(( (pcs - lt_st0) * 10 ))"
 }
 
@@ -119,26 +99,19 @@ lt_cpu() {
 	lt_u=$1 lt_s=$2
 }
 
-# lt_do WHAT...: an lttng command, never spawning a session daemon of its
-# own, killed after $PEER_TIMEOUT s; its output in $PEER_DIR/lttng.txt,
-# an E line if it fails.
+# lt_do WHAT...: an lttng command (lib.sh's lttng_cmd), killed after
+# $PEER_TIMEOUT s; its output in $PEER_DIR/lttng.txt, an E line if it
+# fails.
 lt_do() {
-	timeout "$PEER_TIMEOUT" lttng --no-sessiond "$@" >>"$PEER_DIR/lttng.txt" 2>&1
-	lt_rc=$?
-	[ "$lt_rc" = 0 ] && return 0
-	case "$lt_rc" in
-	124|143) echo "E lttng $* did not end within $PEER_TIMEOUT s: killed" ;;
-	*) echo "E lttng $* failed ($lt_rc): $(tail -2 "$PEER_DIR/lttng.txt" | tr '\n' ' ')" ;;
-	esac
+	lttng_cmd "$PEER_TIMEOUT" "$PEER_DIR/lttng.txt" "$@" && return 0
+	echo "E $lc_why"
 	return 1
 }
 
 # lt_list: the channel's discarded events, as lttng list counts them
-# (discard mode; empty if it does not say).
+# (lib.sh's lttng_discarded: discard mode; empty if it does not say).
 lt_list() {
-	timeout "$PEER_TIMEOUT" lttng --no-sessiond list "$LT_SESSION" -k 2>&1 | awk '
-		/Discarded events:/ { d += $NF; seen = 1 }
-		END { print "lt_discarded_total=" (seen ? d : "") }'
+	echo "lt_discarded_total=$(lttng_discarded "$LT_SESSION" "$PEER_TIMEOUT")"
 }
 
 # --- the contract (common.sh) --------------------------------------------

@@ -3,7 +3,7 @@
 # ($PEER_INST) with the tracepoint's event enabled in it, read live by
 # trace-cmd record, or, once the writers stopped (question (a)), through
 # the instance's trace file.  The contract (begin, end, files, what it
-# prints) is common.sh's; sourced after it.
+# prints) is common.sh's; sourced after it, and after lib.sh (poll_until).
 #
 # A run (writers on CPUs 0..W-1, run identifier RUN, records of SIZE
 # bytes, KB of buffer per CPU):
@@ -158,15 +158,12 @@ tc_start() {
 	trace-cmd record -B "$PEER_INST" -e "$PEER_EVENT" ${1:+-b "$1"} -o "$PEER_DIR/tc.dat" \
 		</dev/null >"$PEER_DIR/tc-record.txt" 2>&1 &
 	tc_pid=$!
-	while [ "$(cat "$PEER_I/tracing_on")" != 1 ] && kill -0 "$tc_pid" 2>/dev/null; do
-		peer_cs
-		[ $((pcs - tc_t0)) -lt $((PEER_TIMEOUT * 100)) ] || break
-		usleep 20000
-	done
+	tc_on=0
+	poll_until "$PEER_TIMEOUT" "$tc_pid" has_line '^1$' "$PEER_I/tracing_on" && tc_on=1
 	peer_cs
 	echo "tc_pid=$tc_pid"
 	echo "tc_ready_ms=$(( (pcs - tc_t0) * 10 ))"
-	if [ "$(cat "$PEER_I/tracing_on")" != 1 ]; then
+	if [ "$tc_on" != 1 ]; then
 		echo "E trace-cmd record did not start tracing: $(tail -3 "$PEER_DIR/tc-record.txt" | tr '\n' ' ')"
 		# SIGINT first: trace-cmd then stops the recorders it forked,
 		# which hold the instance's files open.
