@@ -314,6 +314,20 @@ lines = [line for line in tables.question_which(rows) if " vs bpf-ringbuf " in l
 ok(len(lines) == 6 and lines[0].endswith(": undecided") and "of 3 runs" in lines[0]
    and lines[3].endswith(": undecided") and "of 3 bisections, peer 0.950 of 1" in lines[3],
    "tables: the goal lines are printed from the goals' data, undecided and the counts with them", *lines)
+# Other record sizes beside the title's 64 bytes: a peer's far faster
+# 256-byte bisections and both sizes' overload runs leave its goals, its
+# lossless rate and its drop fraction the 64-byte ones.
+big = [{**r, "size": 256} for r in b_rows("bpf-ringbuf", 4, (9.0e6,)) + b_rows("bpf-ringbuf", 1, (9.0e6,))]
+drops = [{"q": "c", "mode": "bpf-ringbuf", "flight": 0, "writers": 4, "size": sz, "drop_frac": d,
+          "buffer_per_cpu": 16384, "verdict": "ok", "records_checked": 1, "ns_per_ok": float("nan")}
+         for sz, d in ((64, 0.25), (64, 0.25), (256, 0.75), (256, 0.75), (256, 0.75))]
+w2 = tables.which_data(rows + big + drops)
+got2 = {(g["goal"], g["writers"]): g["status"] for g in w2["goals"] if g["peer"] == "bpf-ringbuf"}
+r2 = next(r for r in w2["rows"] if r["variant"] == "bpf-ringbuf")
+ok(got2 == got and (r2["lossless_w1"], r2["lossless_wmax"], r2["drop_wmax"]) == (0.95e6, 0.80e6, 0.25),
+   "tables: \"which\" rests on the title's 64-byte records only: 256-byte bisections and overload runs "
+   "beside them change no goal, lossless rate or drop fraction", str(sorted(got2.items())),
+   str({k: r2[k] for k in ("lossless_w1", "lossless_wmax", "drop_wmax")}))
 rvm = {c["writers"]: c["rate_target"] for c in tables.read_vs_mmap([r for r in rows if r["q"] == "b"])}
 ok(rvm == {1: "undecided"}, "tables: mmap against read(2) 1.00 against 0.95 M/s: undecided, by the same rule",
    str(rvm))
