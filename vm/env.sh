@@ -191,8 +191,6 @@ kconfig_hash() {	# kconfig_hash OBJ_DIR
 	grep -v '^#' "$1/.config" | grep . | sha256sum | cut -c1-12
 }
 
-# Hash of the sources of a module of bench-module/ (its one definition:
-# bench-user/report/conditions.py module_hash).
 # lttng_can: whether the $KNAME kernel can have LTTng (vm/lttng --why-not,
 # the one place that says why not): status 0 if it can; 1 if not, with
 # why in $LTTNG_WHY; dies if vm/lttng cannot tell.
@@ -204,6 +202,8 @@ lttng_can() {
 	die "vm/lttng --why-not failed (status $rc)"
 }
 
+# Hash of the sources of a module of bench-module/ (its one definition:
+# bench-user/report/conditions.py module_hash).
 module_hash() {		# module_hash DIR NAME
 	python3 "$TOP/bench-user/report/report.py" module-hash "$1" "$2"
 }

@@ -353,14 +353,15 @@ def which_data(rows, size=64):
     runs of that size has no figure there), the median cost per event at
     1 and at the most writers (a), the median lossless rate at 1 and at
     the most writers and its consumer's CPU per MB (b), the median drop
-    fraction at the most writers (c), how it reports loss, whether it is NMI-safe
-    and works under lockdown, and whether its records were verified by
-    content; then the goals (goals()): relay per-CPU cheaper per event
+    fraction at the most writers (c), how it reports loss, whether it is
+    NMI-safe and works under lockdown, and whether its records were
+    verified by content (every size's runs); then the goals (goals()): relay per-CPU cheaper per event
     than every peer at every writer count, and relaytrace's lossless rate
     at least every peer consumer's, each met, missed or undecided, and
     by how much."""
-    meds = cost_medians(rows)
-    bmed = b_medians([r for r in rows if r["q"] == "b" and r["size"] == size])
+    sized = [r for r in rows if r["size"] == size]
+    meds = cost_medians(sized)
+    bmed = b_medians([r for r in sized if r["q"] == "b"])
     wmax = max((r["writers"] for r in rows), default=1)
     out = []
     for v in variants.VARIANTS:
@@ -374,7 +375,7 @@ def which_data(rows, size=64):
             vals = [m[i] for (mode, ww, _), m in bmed.items() if mode == v.name and ww == w and m[i] == m[i]]
             # relaytrace: its better reader.
             return (max(vals) if i == 0 else min(vals)) if vals else float("nan")
-        c_rows = [r for r in rs if r["q"] == "c" and not r["flight"] and r["writers"] == wmax and r["size"] == size]
+        c_rows = [r for r in sized if r["mode"] == v.name and r["q"] == "c" and not r["flight"] and r["writers"] == wmax]
         out.append({"variant": v.name, "label": v.label,
                     "ns_w1": meds.get((v.name, 0, 1, size), float("nan")),
                     "ns_wmax": meds.get((v.name, 0, wmax, size), float("nan")),
@@ -383,9 +384,9 @@ def which_data(rows, size=64):
                     "drop_wmax": statistics.median(r["drop_frac"] for r in c_rows) if c_rows else float("nan"),
                     "loss": v.loss_how, "nmi_safe": v.nmi_safe, "lockdown": v.lockdown,
                     "verified": verified(v, rs)})
-    buffers = {q: sorted({r["buffer_per_cpu"] for r in rows if r["q"] == q and r["size"] == size}) for q in ("a", "b", "c")}
+    buffers = {q: sorted({r["buffer_per_cpu"] for r in sized if r["q"] == q}) for q in ("a", "b", "c")}
     return {"size": size, "writers_max": wmax, "rows": out, "buffer_per_cpu": buffers,
-            "goals": goals(meds, bmed, rows, size)}
+            "goals": goals(meds, bmed, sized, size)}
 
 
 def verified(v, rs):
@@ -400,7 +401,8 @@ def verified(v, rs):
 
 
 def goals(meds, bmed, rows, size):
-    """The peers' goals as data: one entry per comparison, relay's figure
+    """The peers' goals as data, of ROWS, the runs of SIZE-byte records
+    (which_data's): one entry per comparison, relay's figure
     and the peer's (medians), their factor, and a status: "met", "missed"
     or "undecided" (the two not told apart); none where a figure is
     missing.
@@ -431,7 +433,7 @@ def goals(meds, bmed, rows, size):
             out.append({"goal": "cost", "peer": v.name, "writers": w, "relay_flight": fl, "relay": rel, "peer_value": peer,
                         "factor": rel / peer, "status": cheaper(rel_range, peer_range),
                         "relay_range": rel_range, "peer_range": peer_range, "relay_runs": rel_n, "peer_runs": peer_n})
-    by_reader = group(bisections([r for r in rows if r["q"] == "b" and r["size"] == size]), "mode", "writers", "reader")
+    by_reader = group(bisections([r for r in rows if r["q"] == "b"]), "mode", "writers", "reader")
     for v in variants.peers():
         for w in sorted({ww for (m, ww, _) in bmed if m == v.name}):
             # Each side's better reader (a peer has its consumer's only).

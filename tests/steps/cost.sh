@@ -3,8 +3,8 @@
 # Step: the deterministic cost (make bench-cost) twice: two -icount boots
 # give the same figures (report.py same-cost), they hold against the
 # committed baseline, LTTng's kind is timed where vm/lttng builds it (its
-# writes all counted by cost.sh) and said why not elsewhere, the gate fails on a baseline shifted by one
-# instruction either way (naming the kind, size and both figures), a
+# writes all counted by cost.sh) and said why not elsewhere, the gate
+# fails on a baseline shifted by one instruction either way (naming the kind, size and both figures), a
 # baseline from other conditions is named as such, make compare reads the
 # folders, and bench.txt parses as the Go benchmark format.  Every
 # assertion reads a field of a verdict (verdict.json, --json).

@@ -24,8 +24,8 @@
 # lttng-sessiond (vm/peers-root --lttng) is started once, at the first
 # run, with --kmod-probes=relay_bench (lib.sh's lttng_sessiond): it loads
 # LTTng's modules and the probe itself (libkmod; vm/lttng installed them
-# in /lib/modules with depmod's index), and starts lttng-consumerd when a session first needs
-# it.  Both stay up across runs: their CPU time in a run, peer_cpu_us, is
+# in /lib/modules with depmod's index), and starts lttng-consumerd when a
+# session first needs it.  Both stay up across runs: their CPU time in a run, peer_cpu_us, is
 # what /proc/PID/stat of every lttng-* process (sessiond, consumerd, their
 # run-as workers, with their reaped children's) counts between the
 # session's start and the end of its recording (after: the snapshot
