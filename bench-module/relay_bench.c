@@ -190,7 +190,7 @@ enum { BENCH_FLIGHT_ANY, BENCH_FLIGHT_ONLY, BENCH_FLIGHT_NEVER };
 #define BENCH_NO_RESULT	1
 
 static const struct bench_variant *variant;
-static struct trace_info *trace;
+static struct relay_trace *trace;
 static struct trace_buffer *rb;
 static struct bench_writer *bw;
 static atomic_t ready;
@@ -259,7 +259,7 @@ static __always_inline bool bench_loop(struct bench_writer *w, u64 n,
 /* mode=percpu, mode=global: relay_trace. */
 static __always_inline int trace_variant_write(const void *rec)
 {
-	return trace_write(trace, rec, rec_size);
+	return relay_trace_write(trace, rec, rec_size);
 }
 
 static bool trace_variant_batch(struct bench_writer *w, u64 n)
@@ -269,9 +269,9 @@ static bool trace_variant_batch(struct bench_writer *w, u64 n)
 
 static int trace_variant_setup(u32 flags)
 {
-	trace = trace_setup("relay_bench", "run", subbuf_size, n_subbufs, flags);
+	trace = relay_trace_setup("relay_bench", "run", subbuf_size, n_subbufs, flags);
 	if (!trace) {
-		pr_err("trace_setup failed\n");
+		pr_err("relay_trace_setup failed\n");
 		return -ENOMEM;
 	}
 	return 0;
@@ -284,19 +284,19 @@ static int percpu_setup(u32 flags)
 
 static int global_setup(u32 flags)
 {
-	return trace_variant_setup(flags | TRACE_GLOBAL_CHANNEL);
+	return trace_variant_setup(flags | RELAY_TRACE_GLOBAL_CHANNEL);
 }
 
 static void trace_variant_teardown(void)
 {
-	trace_cleanup(trace);
+	relay_trace_cleanup(trace);
 	trace = NULL;
 }
 
 static int trace_variant_start(void)
 {
 	/* The stress tests start and stop the trace from user space too. */
-	int ret = trace_start(trace);
+	int ret = relay_trace_start(trace);
 
 	return ret == -EBUSY ? 0 : ret;
 }
@@ -304,7 +304,7 @@ static int trace_variant_start(void)
 static void trace_variant_stop(void)
 {
 	if (!keep_running)
-		trace_stop(trace);
+		relay_trace_stop(trace);
 }
 
 static void trace_variant_counters(long *dropped, long *refused)
@@ -669,7 +669,7 @@ static void bench_free(void)
 
 static int __init relay_bench_init(void)
 {
-	u32 flags = flight ? TRACE_FLIGHT_CHANNEL : 0;
+	u32 flags = flight ? RELAY_TRACE_FLIGHT_CHANNEL : 0;
 	unsigned int i;
 	int ret;
 

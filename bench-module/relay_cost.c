@@ -42,27 +42,27 @@
  *                 blktrace writes, on a plain relay channel
  *   relay_commit  the same with relay_prepare() + copy + relay_commit():
  *                 the record shown to readers only once it is copied
- *   trace_percpu  timestamp, then the provider's write path of a per-CPU
- *                 trace: irqs off, trace_running(), relay_prepare(), copy,
+ *   relay_trace_percpu  timestamp, then the provider's write path of a per-CPU
+ *                 trace: irqs off, relay_trace_running(), relay_prepare(), copy,
  *                 relay_commit()
- *   trace_global  the same on a global trace, under trace->lock
- *   trace_flight  the same on a per-CPU flight trace that is never read,
+ *   relay_trace_global  the same on a global trace, under trace->lock
+ *   relay_trace_flight  the same on a per-CPU flight trace that is never read,
  *                 so that it overwrites (laps its buffer) all along
- *   trace_write   timestamp, then trace_write() on a per-CPU trace
- *   tw_state, tw_nest, tw_mark  trace_write()'s inline path built up step
+ *   relay_trace_write   timestamp, then relay_trace_write() on a per-CPU trace
+ *   tw_state, tw_nest, tw_mark  relay_trace_write()'s inline path built up step
  *                 by step from relay_commit, to measure what each step costs:
  *                 the state and length check (and the channel pointer),
  *                 then the nesting check, then the write-in-progress mark;
- *                 the last is trace_write()'s fast path as the header has
+ *                 the last is relay_trace_write()'s fast path as the header has
  *                 it
- *   trace_write_global  timestamp, then trace_write() on a global trace
- *   trace_write_hdr  timestamp, then trace_write() on a per-CPU trace with
- *                 record headers (TRACE_RECORD_HEADER): out of line, the
+ *   relay_trace_write_global  timestamp, then relay_trace_write() on a global trace
+ *   relay_trace_write_hdr  timestamp, then relay_trace_write() on a per-CPU trace with
+ *                 record headers (RELAY_TRACE_RECORD_HEADER): out of line, the
  *                 header's number and time, and its 24 bytes copied too
  *   ftrace_rb     ring_buffer_write() on a per-CPU overwrite ring buffer,
  *                 emptied between batches: it never wraps
  *   ftrace_rb_wrap  the same, never emptied: it laps its buffer
- *   trace_printf  timestamp, then trace_printf() on a per-CPU trace: the
+ *   relay_trace_printf  timestamp, then relay_trace_printf() on a per-CPU trace: the
  *                 record as a line of text (COST_TEXT_FMT: its sequence
  *                 number, its time, its payload as characters)
  *   ftrace_event_off  the tracepoint of the event relay_cost_rec
@@ -73,7 +73,7 @@
  *                 copied into the instance's ring buffer, which stamps it,
  *                 as the kernel's own TRACE_EVENT()s write
  *   trace_array_printk  timestamp, then trace_array_printk() into that
- *                 instance with trace_printf's format and arguments: a text
+ *                 instance with relay_trace_printf's format and arguments: a text
  *                 record, which the ring buffer stamps too
  *   bpf_ringbuf   timestamp, then the same tracepoint with a BPF program
  *                 attached to it as a raw tracepoint, and nothing else:
@@ -86,9 +86,9 @@
  *                 of make bench writes; no stamp() of its own, as
  *                 ftrace_event
  *
- * Buffer states: the relay kinds other than trace_flight are read (marked
+ * Buffer states: the relay kinds other than relay_trace_flight are read (marked
  * consumed) between batches, outside the timed region, and never fill; so
- * is ftrace_rb.  trace_flight and ftrace_rb_wrap are never read and wrap.
+ * is ftrace_rb.  relay_trace_flight and ftrace_rb_wrap are never read and wrap.
  * The instance's ring buffer (ftrace_event, trace_array_printk) is emptied
  * between batches as ftrace_rb is, and every batch must leave all its
  * records in it, none overwritten.  The BPF ring buffer (bpf_ringbuf) is
@@ -141,11 +141,11 @@ static __always_inline bool cpu_online(unsigned int cpu);
 #define COST_LTTNG_PROBE "__event_probe__relay_cost_rec [lttng_probe_relay_cost]"
 
 /*
- * The text record of trace_printf and trace_array_printk: the record's
+ * The text record of relay_trace_printf and trace_array_printk: the record's
  * sequence number in decimal, its time in hex, and its payload as
  * characters (0x5a, 'Z').  At most 20 bytes longer than the record
  * ("seq=", 10 digits, " ts=", 16 digits, " " and "\n" for its 16-byte
- * header), and trace_printf() refuses a line of 512 bytes or more.  The
+ * header), and relay_trace_printf() refuses a line of 512 bytes or more.  The
  * time in hex, so that what formatting it costs depends on its number of
  * digits alone (decimal takes paths that depend on the digits, and the
  * time is not quite the same from boot to boot).
@@ -157,7 +157,7 @@ static __always_inline bool cpu_online(unsigned int cpu);
 static uint sizes[8] = { 16, 64, 256 };
 static int n_sizes = 3;
 module_param_array(sizes, uint, &n_sizes, 0444);
-MODULE_PARM_DESC(sizes, "record sizes in bytes (16 to 491: a line of text of trace_printf's)");
+MODULE_PARM_DESC(sizes, "record sizes in bytes (16 to 491: a line of text of relay_trace_printf's)");
 
 static uint nr = 100000;
 module_param(nr, uint, 0444);
@@ -188,10 +188,10 @@ MODULE_PARM_DESC(lttng_results, "the same, of the kind with LTTng's probe on the
 static char instance[COST_INSTANCE_MAX];
 
 enum cost_kind {
-	K_EMPTY, K_MEMCPY, K_CLOCK, K_RELAY_RAW, K_RELAY_COMMIT, K_TRACE_PERCPU,
-	K_TRACE_GLOBAL, K_TRACE_FLIGHT, K_TRACE_WRITE, K_TW_STATE, K_TW_NEST,
-	K_TW_MARK, K_TRACE_WRITE_GLOBAL, K_TRACE_WRITE_HDR, K_FTRACE_RB,
-	K_FTRACE_RB_WRAP, K_TRACE_PRINTF, K_FTRACE_EVENT_OFF,
+	K_EMPTY, K_MEMCPY, K_CLOCK, K_RELAY_RAW, K_RELAY_COMMIT, K_RELAY_TRACE_PERCPU,
+	K_RELAY_TRACE_GLOBAL, K_RELAY_TRACE_FLIGHT, K_RELAY_TRACE_WRITE, K_TW_STATE, K_TW_NEST,
+	K_TW_MARK, K_RELAY_TRACE_WRITE_GLOBAL, K_RELAY_TRACE_WRITE_HDR, K_FTRACE_RB,
+	K_FTRACE_RB_WRAP, K_RELAY_TRACE_PRINTF, K_FTRACE_EVENT_OFF,
 	/* The kinds that write into an ftrace instance, from here on. */
 	K_FTRACE_EVENT, K_TRACE_ARRAY_PRINTK,
 	/* The kind with a BPF program on the tracepoint. */
@@ -205,17 +205,17 @@ enum cost_kind {
 #define K_FIRST_LTTNG K_LTTNG
 
 static const char *const kind_names[K_NR] = {
-	"empty", "memcpy", "clock", "relay_raw", "relay_commit", "trace_percpu",
-	"trace_global", "trace_flight", "trace_write", "tw_state", "tw_nest",
-	"tw_mark", "trace_write_global", "trace_write_hdr", "ftrace_rb",
-	"ftrace_rb_wrap", "trace_printf", "ftrace_event_off", "ftrace_event",
+	"empty", "memcpy", "clock", "relay_raw", "relay_commit", "relay_trace_percpu",
+	"relay_trace_global", "relay_trace_flight", "relay_trace_write", "tw_state", "tw_nest",
+	"tw_mark", "relay_trace_write_global", "relay_trace_write_hdr", "ftrace_rb",
+	"ftrace_rb_wrap", "relay_trace_printf", "ftrace_event_off", "ftrace_event",
 	"trace_array_printk", "bpf_ringbuf", "lttng",
 };
 
 /* The kinds that are never read, and wrap their buffer. */
 static bool kind_wraps(enum cost_kind k)
 {
-	return k == K_TRACE_FLIGHT || k == K_FTRACE_RB_WRAP;
+	return k == K_RELAY_TRACE_FLIGHT || k == K_FTRACE_RB_WRAP;
 }
 
 struct cost_rec {
@@ -251,7 +251,7 @@ static const struct rchan_callbacks raw_callbacks = {
  * The provider's write path, as Documentation/trace/relay-trace.rst has
  * it for a provider that writes to trace->rchan itself.
  */
-static __always_inline void provider_write(struct trace_info *t, bool global,
+static __always_inline void provider_write(struct relay_trace *t, bool global,
 					   const void *rec, size_t size)
 {
 	unsigned long flags;
@@ -260,11 +260,14 @@ static __always_inline void provider_write(struct trace_info *t, bool global,
 	local_irq_save(flags);
 	if (global)
 		raw_spin_lock(&t->lock);
-	if (trace_running(t)) {
+	if (relay_trace_running(t)) {
 		p = relay_prepare(t->rchan, size);
-		if (p) {
+		if (!IS_ERR(p)) {
 			memcpy(p, rec, size);
 			relay_commit(t->rchan, p, size);
+		} else {
+			atomic_long_inc(PTR_ERR(p) == -ENOSPC ?
+					&t->dropped : &t->refused);
 		}
 	}
 	if (global)
@@ -273,35 +276,36 @@ static __always_inline void provider_write(struct trace_info *t, bool global,
 }
 
 /*
- * trace_write()'s inline path, built up one step at a time from relay_commit:
- * @steps 1 adds the state and length check (and trace_write()'s result: 0,
- * -ENOSPC, or a commit lost to a flush counted), 2 the nesting check (is a
- * write in progress on this CPU?), 3 the write-in-progress mark.
+ * relay_trace_write()'s inline path, built up one step at a time from
+ * relay_commit: @steps 1 adds the state and length check (and
+ * relay_trace_write()'s result: 0, or relay_prepare()'s error counted), 2
+ * the nesting check (is a write in progress on this CPU?), 3 the
+ * write-in-progress mark.
  */
-static __always_inline int tw_steps(struct trace_info *t, const void *rec,
+static __always_inline int tw_steps(struct relay_trace *t, const void *rec,
 				    size_t len, int steps)
 {
 	unsigned long flags;
 	void *p;
 
 	local_irq_save(flags);
-	/* As trace_write() reads it: pairs with trace_set_write_mode(). */
+	/* As relay_trace_write() reads it: pairs with relay_trace_set_write_mode(). */
 	if (len - 1 < smp_load_acquire(&t->fast_len) &&
-	    (steps < 2 || !__this_cpu_read(trace_write_depth))) {
+	    (steps < 2 || (!__this_cpu_read(relay_trace_write_depth) &&
+			   !relay_trace_nmi_unsafe()))) {
 		if (steps >= 3)
-			trace_write_mark();
+			relay_trace_write_mark();
 		p = relay_prepare(t->rchan, len);
-		if (p) {
+		if (!IS_ERR(p)) {
 			memcpy(p, rec, len);
-			if (unlikely(!relay_commit(t->rchan, p, len)))
-				p = ERR_PTR(-EBUSY);
+			relay_commit(t->rchan, p, len);
 		}
 		if (steps >= 3)
-			trace_write_unmark();
+			relay_trace_write_unmark();
 		local_irq_restore(flags);
-		if (!IS_ERR_OR_NULL(p))
+		if (!IS_ERR(p))
 			return 0;
-		return p ? __trace_write_lost(t) : -ENOSPC;
+		return __relay_trace_write_lost(t, PTR_ERR(p));
 	}
 	local_irq_restore(flags);
 	return -EAGAIN;
@@ -309,7 +313,7 @@ static __always_inline int tw_steps(struct trace_info *t, const void *rec,
 
 struct cost_target {
 	struct rchan *chan;		/* relay_raw */
-	struct trace_info *trace;	/* trace_* */
+	struct relay_trace *trace;	/* relay_trace_* */
 	struct trace_buffer *rb;	/* ftrace_rb*, and the instance's */
 	struct trace_array *tr;		/* the instance */
 	int err;			/* a batch that left the wrong records */
@@ -364,31 +368,29 @@ static __always_inline void w_relay_commit(struct cost_target *tg,
 	stamp((struct cost_rec *)rec_buf);
 	local_irq_save(flags);
 	p = relay_prepare(tg->chan, size);
-	if (p) {
+	if (!IS_ERR(p)) {
 		memcpy(p, rec_buf, size);
-		/* Lost to a flush in between: never here. */
-		if (unlikely(!relay_commit(tg->chan, p, size)))
-			tg->err = -EBUSY;
+		relay_commit(tg->chan, p, size);
 	}
 	local_irq_restore(flags);
 }
 
-static __always_inline void w_trace_percpu(struct cost_target *tg, size_t size)
+static __always_inline void w_relay_trace_percpu(struct cost_target *tg, size_t size)
 {
 	stamp((struct cost_rec *)rec_buf);
 	provider_write(tg->trace, false, rec_buf, size);
 }
 
-static __always_inline void w_trace_global(struct cost_target *tg, size_t size)
+static __always_inline void w_relay_trace_global(struct cost_target *tg, size_t size)
 {
 	stamp((struct cost_rec *)rec_buf);
 	provider_write(tg->trace, true, rec_buf, size);
 }
 
-static __always_inline void w_trace_write(struct cost_target *tg, size_t size)
+static __always_inline void w_relay_trace_write(struct cost_target *tg, size_t size)
 {
 	stamp((struct cost_rec *)rec_buf);
-	trace_write(tg->trace, rec_buf, size);
+	relay_trace_write(tg->trace, rec_buf, size);
 }
 
 static __always_inline void w_tw_state(struct cost_target *tg, size_t size)
@@ -414,13 +416,13 @@ static __always_inline void w_ftrace_rb(struct cost_target *tg, size_t size)
 	ring_buffer_write(tg->rb, size, rec_buf);
 }
 
-static __always_inline void w_trace_printf(struct cost_target *tg, size_t size)
+static __always_inline void w_relay_trace_printf(struct cost_target *tg, size_t size)
 {
 	struct cost_rec *h = (struct cost_rec *)rec_buf;
 
 	stamp(h);
-	trace_printf(tg->trace, COST_TEXT_FMT, h->seq, h->ts,
-		     (int)(size - sizeof(*h)), rec_buf + sizeof(*h));
+	relay_trace_printf(tg->trace, COST_TEXT_FMT, h->seq, h->ts,
+			   (int)(size - sizeof(*h)), rec_buf + sizeof(*h));
 }
 
 static __always_inline void w_ftrace_event(struct cost_target *tg, size_t size)
@@ -466,14 +468,14 @@ DEFINE_COST_BATCH(memcpy)
 DEFINE_COST_BATCH(clock)
 DEFINE_COST_BATCH(relay_raw)
 DEFINE_COST_BATCH(relay_commit)
-DEFINE_COST_BATCH(trace_percpu)
-DEFINE_COST_BATCH(trace_global)
-DEFINE_COST_BATCH(trace_write)
+DEFINE_COST_BATCH(relay_trace_percpu)
+DEFINE_COST_BATCH(relay_trace_global)
+DEFINE_COST_BATCH(relay_trace_write)
 DEFINE_COST_BATCH(tw_state)
 DEFINE_COST_BATCH(tw_nest)
 DEFINE_COST_BATCH(tw_mark)
 DEFINE_COST_BATCH(ftrace_rb)
-DEFINE_COST_BATCH(trace_printf)
+DEFINE_COST_BATCH(relay_trace_printf)
 DEFINE_COST_BATCH(ftrace_event)
 DEFINE_COST_BATCH(trace_array_printk)
 DEFINE_COST_BATCH(bpf_ringbuf)
@@ -487,18 +489,18 @@ static const cost_batch_fn kind_batch[K_NR] = {
 	[K_CLOCK]		= batch_clock,
 	[K_RELAY_RAW]		= batch_relay_raw,
 	[K_RELAY_COMMIT]	= batch_relay_commit,
-	[K_TRACE_PERCPU]	= batch_trace_percpu,
-	[K_TRACE_GLOBAL]	= batch_trace_global,
-	[K_TRACE_FLIGHT]	= batch_trace_percpu,
-	[K_TRACE_WRITE]		= batch_trace_write,
+	[K_RELAY_TRACE_PERCPU]	= batch_relay_trace_percpu,
+	[K_RELAY_TRACE_GLOBAL]	= batch_relay_trace_global,
+	[K_RELAY_TRACE_FLIGHT]	= batch_relay_trace_percpu,
+	[K_RELAY_TRACE_WRITE]		= batch_relay_trace_write,
 	[K_TW_STATE]		= batch_tw_state,
 	[K_TW_NEST]		= batch_tw_nest,
 	[K_TW_MARK]		= batch_tw_mark,
-	[K_TRACE_WRITE_GLOBAL]	= batch_trace_write,
-	[K_TRACE_WRITE_HDR]	= batch_trace_write,
+	[K_RELAY_TRACE_WRITE_GLOBAL]	= batch_relay_trace_write,
+	[K_RELAY_TRACE_WRITE_HDR]	= batch_relay_trace_write,
 	[K_FTRACE_RB]		= batch_ftrace_rb,
 	[K_FTRACE_RB_WRAP]	= batch_ftrace_rb,
-	[K_TRACE_PRINTF]	= batch_trace_printf,
+	[K_RELAY_TRACE_PRINTF]	= batch_relay_trace_printf,
 	[K_FTRACE_EVENT_OFF]	= batch_ftrace_event,
 	[K_FTRACE_EVENT]	= batch_ftrace_event,
 	[K_TRACE_ARRAY_PRINTK]	= batch_trace_array_printk,
@@ -697,22 +699,22 @@ static int setup(enum cost_kind k, struct cost_target *tg)
 		tg->chan = relay_open("raw", raw_dir, COST_SUBBUF, COST_NSUBBUF,
 				      &raw_callbacks, NULL);
 		return tg->chan ? 0 : -ENOMEM;
-	case K_TRACE_GLOBAL:
-	case K_TRACE_WRITE_GLOBAL:
-		flags = TRACE_GLOBAL_CHANNEL;
+	case K_RELAY_TRACE_GLOBAL:
+	case K_RELAY_TRACE_WRITE_GLOBAL:
+		flags = RELAY_TRACE_GLOBAL_CHANNEL;
 		break;
-	case K_TRACE_FLIGHT:
-		flags = TRACE_FLIGHT_CHANNEL;
+	case K_RELAY_TRACE_FLIGHT:
+		flags = RELAY_TRACE_FLIGHT_CHANNEL;
 		break;
-	case K_TRACE_WRITE_HDR:
-		flags = TRACE_RECORD_HEADER;
+	case K_RELAY_TRACE_WRITE_HDR:
+		flags = RELAY_TRACE_RECORD_HEADER;
 		break;
-	case K_TRACE_PERCPU:
-	case K_TRACE_WRITE:
+	case K_RELAY_TRACE_PERCPU:
+	case K_RELAY_TRACE_WRITE:
 	case K_TW_STATE:
 	case K_TW_NEST:
 	case K_TW_MARK:
-	case K_TRACE_PRINTF:
+	case K_RELAY_TRACE_PRINTF:
 		break;
 	case K_FTRACE_RB:
 	case K_FTRACE_RB_WRAP:
@@ -734,17 +736,17 @@ static int setup(enum cost_kind k, struct cost_target *tg)
 	default:
 		return 0;
 	}
-	tg->trace = trace_setup("relay_cost", kind_names[k], COST_SUBBUF,
-				COST_NSUBBUF, flags);
+	tg->trace = relay_trace_setup("relay_cost", kind_names[k], COST_SUBBUF,
+				      COST_NSUBBUF, flags);
 	if (!tg->trace)
 		return -ENOMEM;
-	return trace_start(tg->trace);
+	return relay_trace_start(tg->trace);
 }
 
 static void teardown(struct cost_target *tg)
 {
 	relay_close(tg->chan);
-	trace_cleanup(tg->trace);
+	relay_trace_cleanup(tg->trace);
 	if (tg->tr)
 		trace_array_put(tg->tr);
 	else if (tg->rb)
@@ -773,9 +775,11 @@ static int check_state(enum cost_kind k, struct cost_target *tg, size_t size)
 	}
 	if (tg->rb) {
 		wrapped = ring_buffer_overruns(tg->rb) > 0;
-	} else if (tg->trace && (tg->trace->flags & TRACE_FLIGHT_CHANNEL)) {
+	} else if (tg->trace && (tg->trace->flags & RELAY_TRACE_FLIGHT_CHANNEL)) {
 		buf = *per_cpu_ptr(tg->trace->rchan->buf, smp_processor_id());
-		wrapped = buf->subbufs_produced >= COST_NSUBBUF;
+		/* Counted from first_sub (CONFIG_DEBUG_RELAY: near a wrap). */
+		wrapped = atomic64_read(&buf->subbufs_produced) -
+			  buf->first_sub >= COST_NSUBBUF;
 	} else if (tg->trace && atomic_long_read(&tg->trace->dropped)) {
 		pr_err("%s %zu: %ld records dropped\n", kind_names[k], size,
 		       atomic_long_read(&tg->trace->dropped));

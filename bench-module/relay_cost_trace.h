@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * relay_cost's tracepoint: the kernel's own tracing as a user of it would
- * write a record, timed by relay_cost.ko against trace_write() (kinds
+ * write a record, timed by relay_cost.ko against relay_trace_write() (kinds
  * ftrace_event and ftrace_event_off).  The same event as relay_bench's
  * (relay_bench_trace.h), in a system of its own.
  */

@@ -30,8 +30,8 @@ import figures
 import history
 import runfmt
 
-TRACE_KINDS = ("trace_percpu", "trace_global", "trace_flight", "trace_write",
-               "trace_write_global", "trace_write_hdr", "trace_printf")
+TRACE_KINDS = ("relay_trace_percpu", "relay_trace_global", "relay_trace_flight", "relay_trace_write",
+               "relay_trace_write_global", "relay_trace_write_hdr", "relay_trace_printf")
 # The kernel's own tracing, written as its users write it (relay_cost.c):
 # gated too, as the ratio lines (PEER_RATIOS) compare the series' writes
 # with them.  ftrace_rb and ftrace_rb_wrap are not: the ring buffer alone.
@@ -57,11 +57,11 @@ UNITS = {"instructions/write": {"better": "lower", "assume": "exact"},
          "overhead-instructions/write": {"better": "lower", "assume": "exact"}}
 TARGETS = [
     # (name, kind, denominator, limit, what)
-    ("trace_write", "trace_write", "relay_raw", 1.25, "trace_write() vs relay_reserve() inline, as blktrace"),
-    ("trace_percpu", "trace_percpu", "relay_raw", 1.10, "the provider's per-CPU write path vs relay_raw"),
-    ("trace_global", "trace_global", "trace_percpu", 1.25, "the global lock, uncontended (1 writer)"),
+    ("relay_trace_write", "relay_trace_write", "relay_raw", 1.25, "relay_trace_write() vs relay_reserve() inline, as blktrace"),
+    ("relay_trace_percpu", "relay_trace_percpu", "relay_raw", 1.10, "the provider's per-CPU write path vs relay_raw"),
+    ("relay_trace_global", "relay_trace_global", "relay_trace_percpu", 1.25, "the global lock, uncontended (1 writer)"),
 ]
-# trace_write()'s inline path built up from relay_raw one step at a time
+# relay_trace_write()'s inline path built up from relay_raw one step at a time
 # (relay_cost.c, tw_steps()): each step's cost is measured, not counted.
 TRACE_WRITE_STEPS = [
     ("relay_raw", "irqs off, relay_reserve(), copy: as blktrace writes"),
@@ -73,14 +73,14 @@ TRACE_WRITE_STEPS = [
 FLOORS = ("empty", "memcpy", "clock")
 # The peers' writes against the series' (name, kind, against, what).
 PEER_RATIOS = [
-    ("ftrace_event / trace_write", "ftrace_event", "trace_write",
-     "a TRACE_EVENT() in an ftrace instance vs trace_write() on a per-CPU trace"),
-    ("trace_array_printk / trace_printf", "trace_array_printk", "trace_printf",
+    ("ftrace_event / relay_trace_write", "ftrace_event", "relay_trace_write",
+     "a TRACE_EVENT() in an ftrace instance vs relay_trace_write() on a per-CPU trace"),
+    ("trace_array_printk / relay_trace_printf", "trace_array_printk", "relay_trace_printf",
      "a line of text into an ftrace instance vs into a per-CPU trace, same format and arguments"),
-    ("bpf_ringbuf / trace_write", "bpf_ringbuf", "trace_write",
-     "a BPF program on the tracepoint, the record into a shared BPF ring buffer, vs trace_write() on a per-CPU trace"),
-    ("lttng / trace_write", "lttng", "trace_write",
-     "LTTng's probe on the tracepoint, the record into a per-CPU LTTng channel, vs trace_write() on a per-CPU trace"),
+    ("bpf_ringbuf / relay_trace_write", "bpf_ringbuf", "relay_trace_write",
+     "a BPF program on the tracepoint, the record into a shared BPF ring buffer, vs relay_trace_write() on a per-CPU trace"),
+    ("lttng / relay_trace_write", "lttng", "relay_trace_write",
+     "LTTng's probe on the tracepoint, the record into a per-CPU LTTng channel, vs relay_trace_write() on a per-CPU trace"),
 ]
 
 
@@ -250,7 +250,7 @@ HEADER = [
     "ftrace_rb also take a timestamp (trace_clock_local(): 'clock'); 'net of clock' removes it.",
     "The peers: ftrace_event is the TRACE_EVENT() relay_cost:relay_cost_rec enabled in an ftrace",
     "instance only (its ring buffer stamps it), ftrace_event_off the same enabled nowhere (the",
-    "tracepoint's static key); trace_printf and trace_array_printk write the record as a line of",
+    "tracepoint's static key); relay_trace_printf and trace_array_printk write the record as a line of",
     "text, same format and arguments (up to 20 bytes longer than the record), into a per-CPU trace",
     "and into the instance, each stamped first -- and trace_array_printk's again by the ring buffer.",
     "bpf_ringbuf: the record stamped, then the same tracepoint with bench-ringbuf's BPF program on it",
@@ -265,7 +265,7 @@ HEADER = [
     "contention is make bench's (a) to show.",
     "buffers: the relay kinds, ftrace_rb and the instance (ftrace_event, trace_array_printk) are",
     "emptied between batches and never fill or wrap -- every batch leaves all its records in the",
-    "instance, none overwritten; trace_flight and ftrace_rb_wrap are never read and overwrite (lap)",
+    "instance, none overwritten; relay_trace_flight and ftrace_rb_wrap are never read and overwrite (lap)",
     "their buffers all along; relay_cost.ko checks both and refuses to report otherwise.", ""]
 
 
@@ -292,10 +292,10 @@ def report_lines(meta, rows, by, ref, goals, verdict, ratios=()):
                    f"{t['ratio']:.3f} (target <= {t['limit']}: {t['what']})")
         out.append(f"         net of the timestamp: {t['net']:.2f} / {t['den_net']:.2f} = {t['net_ratio']:.3f} "
                    f"({'within' if net_ok else 'above'} {t['limit']}"
-                   f"{'' if net_ok else ': the floor, see the steps below' if t['name'] == 'trace_write' else ''})")
-    if all((k, ref) in by for k, _ in TRACE_WRITE_STEPS) and ("trace_write", ref) in by:
-        tw = by[("trace_write", ref)]["total"]
-        out += ["", f"trace_write()'s inline path, built up from relay_raw step by step ({ref} B, measured): the",
+                   f"{'' if net_ok else ': the floor, see the steps below' if t['name'] == 'relay_trace_write' else ''})")
+    if all((k, ref) in by for k, _ in TRACE_WRITE_STEPS) and ("relay_trace_write", ref) in by:
+        tw = by[("relay_trace_write", ref)]["total"]
+        out += ["", f"relay_trace_write()'s inline path, built up from relay_raw step by step ({ref} B, measured): the",
                 "floor that keeps its promises (state check, interrupts off, NMI nesting guard, length check,",
                 "refusals counted -- those on the out-of-line path only):"]
         prev = None
@@ -305,12 +305,12 @@ def report_lines(meta, rows, by, ref, goals, verdict, ratios=()):
             out.append(f"  {k:10} {t:8.2f}  {step}  {what}")
             prev = t
         same = abs(prev - tw) < 0.005
-        out.append(f"  {'trace_write':10} {tw:8.2f}  "
+        out.append(f"  {'relay_trace_write':10} {tw:8.2f}  "
                    f"{'(the same)' if same else 'DIFFERS: tw_steps() in relay_cost.c no longer matches the header'}")
-    if ("ftrace_rb", ref) in by and ("trace_write", ref) in by:
-        out.append(f"\ntrace_write / ftrace_rb overhead at {ref} B: {by[('trace_write', ref)]['overhead']:.2f} / "
+    if ("ftrace_rb", ref) in by and ("relay_trace_write", ref) in by:
+        out.append(f"\ntrace_write / ftrace_rb overhead at {ref} B: {by[('relay_trace_write', ref)]['overhead']:.2f} / "
                    f"{by[('ftrace_rb', ref)]['overhead']:.2f} = "
-                   f"{by[('trace_write', ref)]['overhead'] / by[('ftrace_rb', ref)]['overhead']:.3f}")
+                   f"{by[('relay_trace_write', ref)]['overhead'] / by[('ftrace_rb', ref)]['overhead']:.3f}")
     if ratios:
         out += ["", f"the peers against the series at {ref} B (total; overhead above memcpy):"]
         for r in ratios:
@@ -377,10 +377,19 @@ def main(d, baseline, write_baseline=False, no_history=False):
     return GATE_STATUS[verdict["gate"]]
 
 
+# The kinds' names before the API left the tracepoints' namespace
+# (trace_write() became relay_trace_write()): a folder measured before
+# reads under the new names, so that make compare pairs them.
+RENAMED = {old: "relay_" + old for old in (
+    "trace_percpu", "trace_global", "trace_flight", "trace_write", "trace_write_global",
+    "trace_write_hdr", "trace_printf")}
+
+
 def load(d):
     """{(kind, size): (total, overhead)} of a make bench-cost folder."""
     with open(Path(d) / "cost.csv", newline="") as f:
-        return {(r["kind"], int(r["size"])): (float(r["total"]), float(r["overhead"])) for r in csv.DictReader(f)}
+        return {(RENAMED.get(r["kind"], r["kind"]), int(r["size"])): (float(r["total"]), float(r["overhead"]))
+                for r in csv.DictReader(f)}
 
 
 def same(one, two, tolerance=0.02):

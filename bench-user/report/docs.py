@@ -118,14 +118,14 @@ def tail(name):
 
 COST_LABELS = [
     ("relay_raw", "relay_reserve() inline, as blktrace writes"),
-    ("trace_write", "trace_write(), per-CPU"),
-    ("trace_write_global", "trace_write(), global (lock)"),
-    ("trace_write_hdr", "trace_write() with record headers"),
+    ("relay_trace_write", "relay_trace_write(), per-CPU"),
+    ("relay_trace_write_global", "relay_trace_write(), global (lock)"),
+    ("relay_trace_write_hdr", "relay_trace_write() with record headers"),
     ("ftrace_rb", "ring_buffer_write(), an ftrace ring buffer"),
     ("ftrace_event", "a TRACE_EVENT into an ftrace instance"),
     ("bpf_ringbuf", "the same tracepoint into a BPF ringbuf"),
     ("lttng", "the same tracepoint into an LTTng channel"),
-    ("trace_printf", "trace_printf(), a line of text"),
+    ("relay_trace_printf", "relay_trace_printf(), a line of text"),
     ("trace_array_printk", "trace_array_printk(), the same line"),
 ]
 
@@ -190,7 +190,74 @@ def steps_table(arg):
     return out
 
 
+def detect_table(arg):
+    """How often and how fast the model test and the fuzzer find each fix
+    undone, from docs/reference/detection.tsv (tests/fixes/detect)."""
+    path = os.path.join(TOP, "docs", "reference", "detection.tsv")
+    rows, cond = {}, ""
+    if not os.path.exists(path):
+        return ["Not measured yet: no docs/reference/detection.tsv (tests/fixes/detect writes it)."]
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("# tests/fixes/detect"):
+                cond = line[2:]
+            if not line or line.startswith("#"):
+                continue
+            name, check, seed, result, fast, where = (line.split("\t") + [""] * 6)[:6]
+            rows.setdefault(name, {}).setdefault(check, []).append((result, fast, where))
+
+    def model(runs):
+        if not runs:
+            return "not run"
+        result, fast, where = runs[0]
+        if result == "found":
+            m = re.search(r"(\d+) sequences of up to \d+ steps from seed 1: (\d+) failed", where)
+            return f"sequence {fast}" + (f" ({m.group(2)} of the first {m.group(1)} failed)" if m else "")
+        return {"missed": "not found in 2000 sequences"}.get(result, result)
+
+    def fuzz(runs):
+        if not runs:
+            return "not run"
+        found = [r for r in runs if r[0] != "missed"]
+        txt = f"{len(found)} of {len(runs)} seeds"
+        fast = sorted(float(r[1]) for r in found if r[0] == "found" and r[1] not in ("", "-"))
+        if fast:
+            n = len(fast)
+            med = fast[n // 2] if n % 2 else (fast[n // 2 - 1] + fast[n // 2]) / 2
+            txt += f"; {med:g} s [{fast[0]:g}-{fast[-1]:g}]"
+        other = sorted({r[0] for r in found if r[0] != "found"})
+        if other:
+            txt += " (" + ", ".join(f"{sum(1 for r in found if r[0] == o)} {o}" for o in other) + ")"
+        where = sorted({r[2] for r in found if r[0] == "found" and r[2]})
+        if where:
+            txt += "; by " + ", ".join(where)
+        return txt
+
+    def fix_of(name):
+        head = {}
+        with open(os.path.join(TOP, "tests", "fixes", name + ".diff")) as f:
+            for line in f:
+                if not line.startswith("#"):
+                    break
+                m = re.match(r"^# (patch \d+|test): *(.*)", line)
+                if m:
+                    head.setdefault(m.group(1).split()[0], (m.group(1), m.group(2)))
+        return head.get("patch", ("patch ?", ""))[0].split()[1], head.get("test", ("", "?"))[1]
+
+    out = [f"Measured by `{cond}`." if cond else "", "",
+           "| revert | patch | its own check | model test: the first sequence that failed | "
+           "fuzzer: seeds that found it; seconds into the run, median [range]; the runs that did |",
+           "|---|---|---|---|---|"]
+    for name in sorted(rows):
+        patch, test = fix_of(name)
+        out.append(f"| {name} | {patch} | {test} | {model(rows[name].get('model', []))} | "
+                   f"{fuzz(rows[name].get('fuzz', []))} |")
+    return out
+
+
 GENERATORS = {
+    "detect-table": detect_table,
     "e2e-table": e2e_table,
     "report-excerpt": report_excerpt,
     "bench-tail": tail("bench.tail"),

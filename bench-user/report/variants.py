@@ -57,11 +57,11 @@ class Variant:
 VARIANTS = [
     Variant("percpu", "percpu", "relay per-CPU", "relay", flights=(0, 1), reader="relaytrace",
             after="relaytrace dump", loss=("trace_dropped", "trace_refused"),
-            loss_how="trace_write() returns -ENOSPC; dropped/refused counters", nmi_safe="no",
+            loss_how="relay_trace_write() returns -ENOSPC; dropped/refused counters", nmi_safe="no",
             lockdown="yes (tracefs)"),
     Variant("global", "global", "relay global", "relay", flights=(0, 1), reader="relaytrace",
             after="relaytrace dump", loss=("trace_dropped", "trace_refused"),
-            loss_how="trace_write() returns -ENOSPC; dropped/refused counters", nmi_safe="no (lock)",
+            loss_how="relay_trace_write() returns -ENOSPC; dropped/refused counters", nmi_safe="no (lock)",
             lockdown="yes (tracefs)"),
     Variant("ftrace", "ftrace", "ftrace ring buffer (direct)", "ftrace", flights=(1,), after="module",
             verify="module", questions=("a",), loss_how="overwrites the oldest", nmi_safe="yes",

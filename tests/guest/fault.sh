@@ -7,8 +7,8 @@
 # fails.  failslab (slab allocations) and fail_page_alloc (page
 # allocations) are armed for every GFP mask.  N goes up from 1 until an
 # attempt passes with the fault not injected: by then every allocation on
-# the path -- the sysfs write's own, then trace_setup()'s and
-# trace_start()'s -- has failed once.
+# the path -- the sysfs write's own, then relay_trace_setup()'s and
+# relay_trace_start()'s -- has failed once.
 set -u
 . /extra/ktap.sh
 D=/sys/kernel/debug
@@ -59,10 +59,10 @@ while :; do
 	fi
 	[ $n -lt 5000 ] || { bad="$bad; still injecting after 5000 attempts"; break; }
 done
-echo "# fault injection: $injected faults injected one at a time into the path of trace_setup() and trace_start(), $((n - 1)) allocation points;" \
+echo "# fault injection: $injected faults injected one at a time into the path of relay_trace_setup() and relay_trace_start(), $((n - 1)) allocation points;" \
 	"$enomem calls failed with ENOMEM, $passed survived the fault, $other failed otherwise, $stray left a directory behind;" \
-	"try_setup outcomes: $(cat $P/fi_setup_null) trace_setup() NULL, $(cat $P/fi_ok) complete"
-check "fault injection: faults were injected into trace_setup() ($(cat $P/fi_setup_null) of them made it return NULL)" \
+	"try_setup outcomes: $(cat $P/fi_setup_null) relay_trace_setup() NULL, $(cat $P/fi_ok) complete"
+check "fault injection: faults were injected into relay_trace_setup() ($(cat $P/fi_setup_null) of them made it return NULL)" \
 	[ "$(cat $P/fi_setup_null)" -gt 0 ]
 check "fault injection: every failed call returned ENOMEM, the documented error" [ $other = 0 ]
 check "fault injection: no failure left a directory behind in tracefs" [ $stray = 0 ]

@@ -7,7 +7,7 @@
 # order; by default all of them (ALL_GROUPS).
 set -u
 . /extra/ktap.sh
-ALL_GROUPS="percpu global_full flight disable_state permissions roots cleanup_open cleanup_poll fork_trace rewind_poll rewind_stall"
+ALL_GROUPS="percpu global_full flight disable_state permissions roots cleanup_open cleanup_poll fork_trace rewind_poll rewind_stall stop_wakes_peek peek_signals epipe_readers"
 
 TRACEFS=/sys/kernel/tracing
 D=$TRACEFS/relay
@@ -152,7 +152,7 @@ flight() {
 	unload
 }
 
-# --- TRACE_DISABLE_STATE -------------------------------------------------
+# --- RELAY_TRACE_DISABLE_STATE -------------------------------------------------
 disable_state() {
 	load flags=4
 	check "disable-state trace: state is read-only (400)" eq "$(mode $T/state)" 400
@@ -441,6 +441,114 @@ rewind_stall() {
 	sp=
 	rewind_stall_one stopped
 	rewind_stall_one running
+}
+
+# --- a stop wakes a PEEK that waits for buffer_percent ---------------------
+# One sub-buffer of four ready, half wanted: a PEEK waits.  The trace
+# stops with its current sub-buffer empty, so the stop's flush switches
+# nothing, and no switch wakes the reader: the stop itself must, as the
+# UAPI says ("or anything is once the trace is stopped").  pollwait's 20 s
+# timeout only ends a PEEK that was never woken.
+stop_wakes_peek() {
+	load flags=1 subbuf_size=90 n_subbufs=4
+	echo 50 >$T/buffer_percent
+	wr $T/state start
+	echo 5 >$P/emit
+	# The stop finishes sub-buffer 0; after the start the current is empty.
+	wr $T/state stop
+	wr $T/state start
+	start_poller "stop wakes PEEK: a PEEK waiting for half the buffer sleeps" \
+		--peek --timeout 20 $T/trace0 || return
+	wr $T/state stop
+	wait $pw
+	if [ $? = 0 ] && grep -qx 'peek len 45' /tmp/pw.out; then
+		ok "stop wakes PEEK: the stop woke it, with the 5 records: $(grep '^slept' /tmp/pw.out)"
+	else
+		not_ok "stop wakes PEEK: the stop woke it, with the 5 records" "pollwait's output:"
+		show /tmp/pw.out
+	fi
+	unload
+}
+
+# --- a signal while PEEK waits ---------------------------------------------
+# A PEEK waits on an empty trace.  A signal whose handler was set with
+# SA_RESTART, and a stop and a continue, must restart it (as read(2) of a
+# pipe is), where it waits again; a handler without SA_RESTART ends it with
+# EINTR.  The trace then gets 5 records and stops, which wakes the PEEK.
+peek_signal_one() {
+	how=$1
+	load flags=1 subbuf_size=90 n_subbufs=4
+	echo 100 >$T/buffer_percent
+	wr $T/state start
+	case $how in
+	stopcont) start_poller "PEEK and SIGSTOP/SIGCONT: a PEEK waits" --peek --timeout 20 $T/trace0 || return ;;
+	*) start_poller "PEEK and a handler ($how): a PEEK waits" --peek --signal $how --timeout 20 $T/trace0 || return ;;
+	esac
+	case $how in
+	stopcont) kill -STOP $pw; sleep 0.3; kill -CONT $pw ;;
+	*) kill -USR1 $pw ;;
+	esac
+	sleep 0.5
+	echo 5 >$P/emit
+	wr $T/state stop
+	wait $pw
+	rc=$?
+	case $how in
+	intr)
+		check "PEEK and a handler without SA_RESTART: EINTR" \
+			grep -q '^peek: Interrupted system call' /tmp/pw.out ;;
+	*)
+		if [ $rc = 0 ] && grep -qx 'peek len 45' /tmp/pw.out; then
+			ok "PEEK and $how: restarted, it waited on and got the 5 records"
+		else
+			not_ok "PEEK and $how: restarted, it waited on and got the 5 records" \
+				"pollwait exited $rc; its output:"
+			show /tmp/pw.out
+		fi ;;
+	esac
+	[ $how = stopcont ] || check "PEEK and a handler ($how): the handler ran once" grep -qx 'signals 1' /tmp/pw.out
+	unload
+}
+peek_signals() {
+	peek_signal_one restart
+	peek_signal_one stopcont
+	peek_signal_one intr
+}
+
+# --- generic readers of a flight trace, lapped inside a record -------------
+# dd reads 4 bytes of the first 9-byte record and stops; the writers then
+# lap the buffer.  The next read(2) must fail with EPIPE (dd: "Broken
+# pipe"), once; then cat reads whole records from the oldest sub-buffer.
+# A reader that read all there was is not told of a lap: it lost whole
+# records only.
+epipe_readers() {
+	load flags=3 subbuf_size=90 n_subbufs=4
+	wr $T/state start
+	echo 15 >$P/emit
+	check "EPIPE: dd reads 4 bytes, inside the first record" \
+		eq "$(dd if=$T/trace0 bs=4 count=1 2>/dev/null)" "0000"
+	echo 60 >$P/emit
+	dd if=$T/trace0 bs=4096 count=1 of=/tmp/ep.out 2>/tmp/ep.err
+	rc=$?
+	if [ $rc != 0 ] && grep -q 'Broken pipe' /tmp/ep.err; then
+		ok "EPIPE: the next read(2) of the lapped reader says so: $(head -1 /tmp/ep.err)"
+	else
+		not_ok "EPIPE: the next read(2) of the lapped reader says so" "dd exited $rc"
+		show /tmp/ep.err
+	fi
+	seqs $T/trace0 >/tmp/ep.seq
+	check "EPIPE: then cat reads whole records, up to the last, from a sub-buffer's start" \
+		consecutive "$(head -1 /tmp/ep.seq | sed 's/^0*//; s/^$/0/')" 74 </tmp/ep.seq
+	check "EPIPE: the first record cat read starts a sub-buffer (a multiple of 10)" \
+		eq "$(($(head -1 /tmp/ep.seq | sed 's/^0*//; s/^$/0/') % 10))" 0
+	echo 60 >$P/emit
+	cat $T/trace0 >/tmp/ep.out 2>/tmp/ep.err
+	rc=$?
+	check "EPIPE: a reader that read all there was is not told of the next lap (cat exits $rc)" eq "$rc" 0
+	seqs /tmp/ep.out >/tmp/ep.seq
+	check "EPIPE: and reads whole records, up to the last" \
+		consecutive "$(head -1 /tmp/ep.seq | sed 's/^0*//; s/^$/0/')" 134 </tmp/ep.seq
+	unload
 }
 
 # shellcheck disable=SC2048 # the groups are words

@@ -26,7 +26,7 @@ ktap_done() {
 # they create files in (KMEMLEAK_OURS); print the counts as "# kmemleak
 # WHEN: ...".  Not a check where kmemleak is not in the kernel (only make
 # test-debug has it): says so, and returns 1.
-KMEMLEAK_OURS='relay|trace_setup|trace_test|relay_bench|debugfs|tracefs'
+KMEMLEAK_OURS='relay|relay_trace_setup|trace_test|relay_bench|debugfs|tracefs'
 kmemleak_check() {
 	kml=/sys/kernel/debug/kmemleak
 	[ -w $kml ] || { echo "# kmemleak not in this kernel (make test-debug has it)"; return 1; }

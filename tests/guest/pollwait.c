@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pollwait - sleep in poll(2) on a trace file until it has data
+ * pollwait - sleep in poll(2), or in RELAY_TRACE_IOC_PEEK, on a trace file
+ * until it has data
  *
- * Usage: pollwait [--drain] [--read] [--timeout SECONDS] FILE
+ * Usage: pollwait [--drain] [--read] [--peek] [--signal restart|intr]
+ *                 [--timeout SECONDS] FILE
  *
  * Opens FILE read-only.  With --drain, first reads it with read(2) until
  * read returns 0 and prints "drained N bytes".  Then prints "polling"
@@ -16,24 +18,35 @@
  * wake-up -- that is not a wake-up.  With --read, after a POLLIN it reads
  * FILE until read returns 0 and prints "read N bytes".
  *
- * Exits 0 if poll returned POLLIN before its timeout, 1 if it timed out
- * or returned without POLLIN, 2 on a usage or system-call error (named,
- * with strerror).
+ * With --peek, it waits in a PEEK with wait_ms the timeout instead, and
+ * prints "peek len N" and how long it slept ("slept T s in PEEK"), or
+ * "peek: ERROR".  With --signal, a handler of SIGUSR1 is installed, with
+ * SA_RESTART (restart) or without (intr), which counts the signals it
+ * gets ("signals N" once the wait returns).
+ *
+ * Exits 0 if poll returned POLLIN (PEEK: data) before its timeout, 1 if it
+ * timed out or returned without POLLIN (PEEK: without data, or failed
+ * with EINTR), 2 on a usage or system-call error (named, with strerror).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/relay_trace.h>
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: pollwait [--drain] [--read] [--timeout SECONDS] FILE\n"
+	fprintf(f, "usage: pollwait [--drain] [--read] [--peek] [--signal restart|intr] [--timeout SECONDS] FILE\n"
 		"  --drain    read FILE until read(2) returns 0 before polling\n"
 		"  --read     after POLLIN, read FILE until read(2) returns 0\n"
+		"  --peek     wait in RELAY_TRACE_IOC_PEEK, not in poll(2)\n"
+		"  --signal   count SIGUSR1, its handler set with SA_RESTART (restart) or not (intr)\n"
 		"  --timeout  poll(2) timeout in seconds (default 20)\n");
 }
 
@@ -41,6 +54,43 @@ static int die(const char *what, const char *file, int err)
 {
 	fprintf(stderr, "pollwait: %s %s: %s\n", what, file, strerror(err));
 	return 2;
+}
+
+static volatile sig_atomic_t signals;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	signals++;
+}
+
+/* The --peek wait: 0 if data came before the timeout, else 1. */
+static int peek_wait(int fd, long timeout, const char *file)
+{
+	struct relay_trace_peek pk;
+	struct timespec t0, t1;
+	double slept;
+	int ret;
+
+	memset(&pk, 0, sizeof(pk));
+	pk.wait_ms = timeout * 1000;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = ioctl(fd, RELAY_TRACE_IOC_PEEK, &pk);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	slept = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("signals %d\n", (int)signals);
+	if (ret && errno == EINTR) {
+		printf("peek: %s after %.3f s\n", strerror(errno), slept);
+		return 1;
+	}
+	if (ret)
+		return die("ioctl(RELAY_TRACE_IOC_PEEK)", file, errno);
+	printf("peek len %llu\nslept %.3f s in PEEK\n", (unsigned long long)pk.len, slept);
+	if (slept >= (double)timeout) {
+		printf("timeout: PEEK was not woken in %ld s\n", timeout);
+		return 1;
+	}
+	return pk.len ? 0 : 1;
 }
 
 /* Read fd until read(2) returns 0; the byte count, or -1 with errno. */
@@ -63,7 +113,8 @@ static long long read_all(int fd)
 
 int main(int argc, char **argv)
 {
-	int drain = 0, rd = 0, fd, i, ret;
+	int drain = 0, rd = 0, pk = 0, sig = -1, fd, i, ret;
+	struct sigaction sa;
 	long timeout = 20;
 	const char *file;
 	struct timespec t0, t1;
@@ -77,6 +128,11 @@ int main(int argc, char **argv)
 			drain = 1;
 		} else if (!strcmp(argv[i], "--read")) {
 			rd = 1;
+		} else if (!strcmp(argv[i], "--peek")) {
+			pk = 1;
+		} else if (!strcmp(argv[i], "--signal") && i + 1 < argc &&
+			   (!strcmp(argv[i + 1], "restart") || !strcmp(argv[i + 1], "intr"))) {
+			sig = !strcmp(argv[++i], "restart");
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
 			timeout = strtol(argv[++i], &end, 10);
 			if (*end || timeout < 1 || timeout > 3600) {
@@ -108,9 +164,18 @@ int main(int argc, char **argv)
 		printf("drained %lld bytes\n", n);
 	}
 
+	if (sig >= 0) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sa.sa_flags = sig ? SA_RESTART : 0;
+		if (sigaction(SIGUSR1, &sa, NULL))
+			return die("sigaction", "SIGUSR1", errno);
+	}
 	printf("polling\n");
 	if (fflush(stdout))
 		return die("write", "stdout", errno);
+	if (pk)
+		return peek_wait(fd, timeout, file);
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	pfd.revents = 0;

@@ -22,7 +22,7 @@ T=$D/relay_trace_test/t
 N=relay_trace_test/t
 P=/sys/module/trace_test/parameters
 ncpu=$(grep -c ^processor /proc/cpuinfo)
-# trace_setup() flags
+# relay_trace_setup() flags
 GLOBAL=1 FLIGHT=2 NOSTATE=4 HEADER=8
 
 fatal() { not_ok "set-up: $1"; ktap_done "$NAME"; exit 1; }

@@ -33,7 +33,7 @@ out=$(python3 tests/lib/kcsan.py $F/kcsan "$KSRC" "$TOP")
 # The last report of the fixture is planted in the trace layer's file.
 if grep -q '^4 KCSAN reports' <<<"$out" && [ "$(grep -c '^ *OURS ' <<<"$out")" = 2 ] &&
    grep -q 'relay_buf_full (kernel/relay.c)' <<<"$out" &&
-   grep -q '^ *OURS .*trace_rewind (kernel/relay_trace.c)' <<<"$out"; then
+   grep -q '^ *OURS .*relay_trace_rewind (kernel/relay_trace.c)' <<<"$out"; then
 	ok "kcsan: reports counted by file, relay's named: $(head -1 <<<"$out")"
 else
 	not_ok "kcsan: reports counted by file" "$out"

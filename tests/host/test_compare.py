@@ -140,7 +140,7 @@ def delay_seen(old, new):
 
 
 seen, what = delay_seen(F / "ab-delay" / "a", F / "ab-delay" / "b")
-ok(seen, f"compare --same-boot: ndelay(1000) before trace_write(): {what} (at most 5 %)")
+ok(seen, f"compare --same-boot: ndelay(1000) before relay_trace_write(): {what} (at most 5 %)")
 floor = scaled(F / "ab-delay" / "b", "floor", "^a/none/", "ns_per_ok", 3)
 bad1, bad2 = delay_seen(F / "ab-aa" / "a", F / "ab-aa" / "b")[0], delay_seen(F / "ab-delay" / "a", floor)[0]
 ok(not bad1 and not bad2, "compare --same-boot: that check rejects a pair without the delay and a pair with calls "
@@ -190,6 +190,19 @@ v = compare.compare_bench(F / "drop-a", lower, spread, src)
 ok(all(r["verdict"] == "no verdict" for r in rows(v, "^c/")) and v["without_verdict"] == len(rows(v, "^c/"))
    and next(m for m in v["metrics"] if m["metric"] == "drop_frac")["no_verdict"],
    "compare: a between-boot spread that leaves no room (0.9 points) gives no verdict, and says so")
+
+# make bench-cost folders from before the rename (trace_write, ...) pair
+# with today's (relay_trace_write, ...): the same figures, no kind missing.
+for name, kinds in (("cost-old", ("memcpy", "trace_write", "trace_printf")),
+                    ("cost-new", ("memcpy", "relay_trace_write", "relay_trace_printf"))):
+    (WORK / name).mkdir()
+    (WORK / name / "cost.csv").write_text("kind,size,writes,total_ns,total,overhead\n" + "".join(
+        f"{k},64,100000,1,{100 + i}.0,{i}.0\n" for i, k in enumerate(kinds)))
+v = compare.compare_cost(WORK / "cost-old", WORK / "cost-new")
+ok(v["total"] == 3 and v["called"] == 0 and all(r["verdict"] == "same" for r in v["figures"])
+   and {r["kind"] for r in v["figures"]} == {"memcpy", "relay_trace_write", "relay_trace_printf"},
+   "compare: a bench-cost folder with the kinds' old names (trace_write) pairs with one with the new "
+   "(relay_trace_write)", "; ".join(f"{r['kind']} {r['verdict']}" for r in v["figures"]))
 
 shutil.rmtree(WORK)
 done()

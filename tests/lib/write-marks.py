@@ -9,10 +9,10 @@ compiler barriers hold them in place (as kernel/trace/trace_recursion.h
 does for its marks).  The series keeps the increment and the decrement in
 two helpers of include/linux/relay_trace.h; this checks that
 
-  - trace_write_mark() increments trace_write_depth, then barrier();
-  - trace_write_unmark() does barrier(), then decrements it;
+  - relay_trace_write_mark() increments relay_trace_write_depth, then barrier();
+  - relay_trace_write_unmark() does barrier(), then decrements it;
   - nothing else in the trace layer's files increments or decrements
-    trace_write_depth (they call the helpers);
+    relay_trace_write_depth (they call the helpers);
   - every function of those files that marks also unmarks, as often.
 
 Prints one line per finding and exits 1 if there is any.
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 FILES = ("include/linux/relay_trace.h", "kernel/relay_trace.c")
-CHANGE = re.compile(r"\b(?:raw_cpu|__this_cpu|this_cpu)_(?:inc|dec|add|sub)(?:_return)?\s*\(\s*trace_write_depth\b")
+CHANGE = re.compile(r"\b(?:raw_cpu|__this_cpu|this_cpu)_(?:inc|dec|add|sub)(?:_return)?\s*\(\s*relay_trace_write_depth\b")
 
 
 def strip_comments(text):
@@ -52,18 +52,18 @@ def main():
         text = strip_comments((tree / rel).read_text())
         for name, body in functions(text):
             st = statements(body)
-            if name in ("trace_write_mark", "trace_write_unmark"):
+            if name in ("relay_trace_write_mark", "relay_trace_write_unmark"):
                 helpers[name] = st
                 continue
             if any(CHANGE.search(s) for s in st):
-                bad.append(f"{rel}: {name}() changes trace_write_depth itself, not through trace_write_mark()/_unmark()")
+                bad.append(f"{rel}: {name}() changes relay_trace_write_depth itself, not through relay_trace_write_mark()/_unmark()")
             marks = sum(len(re.findall(r"\btrace_write_mark\(\)", s)) for s in st)
             unmarks = sum(len(re.findall(r"\btrace_write_unmark\(\)", s)) for s in st)
             if marks != unmarks:
                 bad.append(f"{rel}: {name}() marks {marks} times and unmarks {unmarks} times")
     want = {
-        "trace_write_mark": ["__this_cpu_inc(trace_write_depth)", "barrier()"],
-        "trace_write_unmark": ["barrier()", "__this_cpu_dec(trace_write_depth)"],
+        "relay_trace_write_mark": ["__this_cpu_inc(relay_trace_write_depth)", "barrier()"],
+        "relay_trace_write_unmark": ["barrier()", "__this_cpu_dec(relay_trace_write_depth)"],
     }
     for name, st in want.items():
         if name not in helpers:
@@ -73,8 +73,8 @@ def main():
     for b in bad:
         print(b)
     if not bad:
-        print(f"write marks: trace_write_mark() and trace_write_unmark() hold their barriers; "
-              f"nothing else changes trace_write_depth in {', '.join(FILES)}")
+        print(f"write marks: relay_trace_write_mark() and relay_trace_write_unmark() hold their barriers; "
+              f"nothing else changes relay_trace_write_depth in {', '.join(FILES)}")
     sys.exit(1 if bad else 0)
 
 

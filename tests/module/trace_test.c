@@ -5,22 +5,39 @@
  * Sets up @ntraces traces named @name, @name1, ... under @root with the
  * given geometry and flags.  Writing N to /sys/module/trace_test/
  * parameters/emit writes N records "%08u\n" (9 bytes, consecutive
- * sequence numbers) to the first trace with trace_printf(); "written" and
+ * sequence numbers) to the first trace with relay_trace_printf(); "written" and
  * "failed" count the outcomes.
  *
  * Writing 1 to try_setup sets up one more trace, "fi", in the caller's
  * context, starts it, checks its files and cleans it up: the fault
  * injection test makes an allocation in there fail.  The write fails with
- * the error trace_setup() or trace_start() documents (-ENOMEM: trace_setup()
+ * the error relay_trace_setup() or relay_trace_start() documents (-ENOMEM: relay_trace_setup()
  * returned NULL), and fi_setup_null / fi_ok count the outcomes.
+ *
+ * With writers=1, a kthread on each online CPU writes records of the
+ * format of fuzz_rec.h to the first trace, @rate a second each, for
+ * relayfuzz (tests/guest/relayfuzz.c), whatever the trace's state: each
+ * counts what its writes returned (fz_ok, fz_nospc, fz_busy, fz_again,
+ * fz_other, per CPU; a marker written is in none).  Writing 1 to "mark"
+ * makes each writer write one marker, trying until it is written, and
+ * then stop; reading "mark" counts the markers written.  With flush_us=N, another kthread
+ * calls relay_flush() on the trace every N microseconds (0: off), as a
+ * relay client may while its trace runs (a global trace's under its
+ * lock).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/delay.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/prandom.h>
 #include <linux/relay_trace.h>
+#include <uapi/linux/relay_trace.h>
+
+#include "fuzz_rec.h"
 
 #define MAX_TRACES 4
 
@@ -34,7 +51,7 @@ MODULE_PARM_DESC(name, "trace directory name");
 
 static uint flags;
 module_param(flags, uint, 0444);
-MODULE_PARM_DESC(flags, "trace_setup() flags: 1 global, 2 flight, 4 disable state, 8 record headers");
+MODULE_PARM_DESC(flags, "relay_trace_setup() flags: 1 global, 2 flight, 4 disable state, 8 record headers");
 
 static uint subbuf_size = 4096;
 module_param(subbuf_size, uint, 0444);
@@ -58,13 +75,46 @@ MODULE_PARM_DESC(failed, "records refused");
 
 static ulong fi_setup_null;
 module_param(fi_setup_null, ulong, 0444);
-MODULE_PARM_DESC(fi_setup_null, "try_setup: trace_setup() returned NULL");
+MODULE_PARM_DESC(fi_setup_null, "try_setup: relay_trace_setup() returned NULL");
 
 static ulong fi_ok;
 module_param(fi_ok, ulong, 0444);
 MODULE_PARM_DESC(fi_ok, "try_setup: set up, started and cleaned up");
 
-static struct trace_info *traces[MAX_TRACES];
+static bool writers;
+module_param(writers, bool, 0444);
+MODULE_PARM_DESC(writers, "a writer kthread on each online CPU (fuzz_rec.h records)");
+
+static uint rate = 2000;
+module_param(rate, uint, 0444);
+MODULE_PARM_DESC(rate, "records a second per writer");
+
+static uint flush_us;
+module_param(flush_us, uint, 0444);
+MODULE_PARM_DESC(flush_us, "relay_flush() every this many microseconds (0: never)");
+
+static unsigned long fz_ok[FUZZ_WRITERS], fz_nospc[FUZZ_WRITERS],
+	fz_busy[FUZZ_WRITERS], fz_again[FUZZ_WRITERS], fz_other[FUZZ_WRITERS];
+static unsigned int fz_nr = FUZZ_WRITERS;
+module_param_array(fz_ok, ulong, &fz_nr, 0444);
+module_param_array(fz_nospc, ulong, &fz_nr, 0444);
+module_param_array(fz_busy, ulong, &fz_nr, 0444);
+module_param_array(fz_again, ulong, &fz_nr, 0444);
+module_param_array(fz_other, ulong, &fz_nr, 0444);
+MODULE_PARM_DESC(fz_ok, "per writer: records written");
+MODULE_PARM_DESC(fz_nospc, "per writer: -ENOSPC, dropped");
+MODULE_PARM_DESC(fz_busy, "per writer: -EBUSY, refused");
+MODULE_PARM_DESC(fz_again, "per writer: -EAGAIN, not running or paused");
+MODULE_PARM_DESC(fz_other, "per writer: anything else");
+
+static atomic_t marked;
+static bool mark_all;
+static ulong flushes;
+module_param(flushes, ulong, 0444);
+MODULE_PARM_DESC(flushes, "relay_flush() calls made");
+
+static struct relay_trace *traces[MAX_TRACES];
+static struct task_struct *fz_tasks[FUZZ_WRITERS], *flush_task;
 static DEFINE_MUTEX(emit_lock);
 static u32 next_seq;
 
@@ -79,7 +129,7 @@ static int emit_set(const char *val, const struct kernel_param *kp)
 
 	mutex_lock(&emit_lock);
 	for (i = 0; i < n; i++) {
-		if (trace_printf(traces[0], "%08u\n", next_seq++) > 0)
+		if (relay_trace_printf(traces[0], "%08u\n", next_seq++) > 0)
 			written++;
 		else
 			failed++;
@@ -96,20 +146,20 @@ MODULE_PARM_DESC(emit, "write this many records");
 
 static int try_setup_set(const char *val, const struct kernel_param *kp)
 {
-	struct trace_info *t;
+	struct relay_trace *t;
 	int ret;
 
 	if (!sysfs_streq(val, "1"))
 		return -EINVAL;
-	t = trace_setup(root, "fi", 4096, 4, flags);
+	t = relay_trace_setup(root, "fi", 4096, 4, flags);
 	if (!t) {
 		fi_setup_null++;
 		return -ENOMEM;
 	}
-	ret = trace_start(t);
+	ret = relay_trace_start(t);
 	if (!ret)
-		ret = trace_printf(t, "%08u\n", 0) == 9 ? 0 : -EIO;
-	trace_cleanup(t);
+		ret = relay_trace_printf(t, "%08u\n", 0) == 9 ? 0 : -EIO;
+	relay_trace_cleanup(t);
 	if (!ret)
 		fi_ok++;
 	return ret;
@@ -121,20 +171,157 @@ static const struct kernel_param_ops try_setup_ops = {
 module_param_cb(try_setup, &try_setup_ops, NULL, 0200);
 MODULE_PARM_DESC(try_setup, "write 1 to set up, start and clean up a trace");
 
+/* Write one record of fuzz_rec.h's format, of @len payload bytes. */
+static int fz_write(unsigned int cpu, u64 n, u32 len, u64 *buf)
+{
+	u32 i;
+
+	buf[0] = fuzz_word0(cpu, n);
+	for (i = 1; i < len / 8; i++)
+		buf[i] = fuzz_word(buf[0], i);
+	return relay_trace_write(traces[0], buf, len);
+}
+
+/* Count what a write returned, in the writer's counters. */
+static void fz_count(unsigned int cpu, int ret)
+{
+	unsigned long *cnt = !ret ? fz_ok : ret == -ENOSPC ? fz_nospc :
+			     ret == -EBUSY ? fz_busy : ret == -EAGAIN ?
+			     fz_again : fz_other;
+
+	WRITE_ONCE(cnt[cpu], cnt[cpu] + 1);
+}
+
+static int fz_writer(void *data)
+{
+	unsigned int cpu = (unsigned long)data;
+	u64 buf[FUZZ_REC_MAX / 8], n = 0;
+	struct rnd_state rnd;
+	u32 len, max, i;
+	int ret;
+
+	prandom_seed_state(&rnd, cpu + 1);
+	max = min_t(u32, FUZZ_REC_MAX, traces[0]->buf_size -
+		    sizeof(struct relay_trace_header)) & ~7U;
+	while (!kthread_should_stop()) {
+		/* A batch of ten, then a pause: @rate a second. */
+		for (i = 0; i < 10 && !READ_ONCE(mark_all); i++) {
+			len = FUZZ_REC_MIN + 8 * (prandom_u32_state(&rnd) %
+						  ((max - FUZZ_REC_MIN) / 8 + 1));
+			fz_count(cpu, fz_write(cpu, n++, len, buf));
+		}
+		/* The marker, until it is written; then nothing more. */
+		if (READ_ONCE(mark_all)) {
+			ret = fz_write(cpu, n++, FUZZ_MARK_LEN, buf);
+			if (!ret) {
+				atomic_inc(&marked);
+				break;
+			}
+			fz_count(cpu, ret);
+			usleep_range(1000, 1100);
+			continue;
+		}
+		usleep_range(10000000 / rate, 10000000 / rate + 100);
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+	return 0;
+}
+
+/* relay_flush() in a loop, as a client may call it while its trace runs. */
+static int fz_flusher(void *data)
+{
+	struct relay_trace *t = traces[0];
+	unsigned long flags;
+
+	while (!kthread_should_stop()) {
+		if (t->flags & RELAY_TRACE_GLOBAL_CHANNEL) {
+			raw_spin_lock_irqsave(&t->lock, flags);
+			relay_flush(t->rchan);
+			raw_spin_unlock_irqrestore(&t->lock, flags);
+		} else {
+			relay_flush(t->rchan);
+		}
+		WRITE_ONCE(flushes, flushes + 1);
+		usleep_range(flush_us, flush_us + 10);
+	}
+	return 0;
+}
+
+static int mark_set(const char *val, const struct kernel_param *kp)
+{
+	if (!sysfs_streq(val, "1"))
+		return -EINVAL;
+	WRITE_ONCE(mark_all, true);
+	return 0;
+}
+
+static int marked_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&marked));
+}
+
+static const struct kernel_param_ops mark_ops = {
+	.set = mark_set,
+	.get = marked_get,
+};
+module_param_cb(mark, &mark_ops, NULL, 0600);
+MODULE_PARM_DESC(mark, "write 1: each writer writes a marker and stops; read: how many did");
+
+static void fz_stop(void)
+{
+	int i;
+
+	if (flush_task)
+		kthread_stop(flush_task);
+	flush_task = NULL;
+	for (i = 0; i < FUZZ_WRITERS; i++) {
+		if (fz_tasks[i])
+			kthread_stop(fz_tasks[i]);
+		fz_tasks[i] = NULL;
+	}
+}
+
+static int fz_start(void)
+{
+	struct task_struct *t;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu >= FUZZ_WRITERS)
+			break;
+		t = kthread_create_on_cpu(fz_writer, (void *)(unsigned long)cpu,
+					  cpu, "trace_test/%u");
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+		fz_tasks[cpu] = t;
+		wake_up_process(t);
+	}
+	if (flush_us) {
+		t = kthread_run(fz_flusher, NULL, "trace_test_flush");
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+		flush_task = t;
+	}
+	return 0;
+}
+
 static void trace_test_cleanup(void)
 {
 	int i;
 
+	fz_stop();
 	for (i = MAX_TRACES - 1; i >= 0; i--) {
-		trace_cleanup(traces[i]);
+		relay_trace_cleanup(traces[i]);
 		traces[i] = NULL;
 	}
 }
 
 static int __init trace_test_init(void)
 {
-	char tname[TRACE_NAME_MAX + 1];
+	char tname[RELAY_TRACE_NAME_MAX + 1];
 	unsigned int i;
+	int ret;
 
 	if (ntraces < 1 || ntraces > MAX_TRACES)
 		return -EINVAL;
@@ -144,12 +331,26 @@ static int __init trace_test_init(void)
 			snprintf(tname, sizeof(tname), "%s%u", name, i);
 		else
 			strscpy(tname, name, sizeof(tname));
-		traces[i] = trace_setup(root, tname, subbuf_size, n_subbufs,
-					flags);
+		traces[i] = relay_trace_setup(root, tname, subbuf_size,
+					      n_subbufs, flags);
 		if (!traces[i]) {
-			pr_err("trace_setup(%s, %s) failed\n", root, tname);
+			pr_err("relay_trace_setup(%s, %s) failed\n", root, tname);
 			trace_test_cleanup();
 			return -EINVAL;
+		}
+	}
+	if (writers && (!(flags & RELAY_TRACE_RECORD_HEADER) || !rate ||
+			subbuf_size < sizeof(struct relay_trace_header) +
+				      FUZZ_REC_MIN)) {
+		pr_err("writers=1 needs record headers (flags 8), rate > 0 and room for a record\n");
+		trace_test_cleanup();
+		return -EINVAL;
+	}
+	if (writers) {
+		ret = fz_start();
+		if (ret) {
+			trace_test_cleanup();
+			return ret;
 		}
 	}
 	return 0;

@@ -50,16 +50,16 @@ fi
 # one instruction dearer (the code got cheaper) and one cheaper.
 for d in +1 -1; do
 	want=$([ "$d" = +1 ] && echo -1.0 || echo 1.0)
-	awk -F, -v OFS=, -v d="$d" '$1 == "trace_write" && $2 == 64 { $4 = sprintf("%.2f", $4 + d) } { print }' \
+	awk -F, -v OFS=, -v d="$d" '$1 == "relay_trace_write" && $2 == 64 { $4 = sprintf("%.2f", $4 + d) } { print }' \
 		"$BASE" >"$OUT/baseline$d.csv"
 	grc=0
 	python3 "$REPORT" cost "$OUT/cost2" --baseline "$OUT/baseline$d.csv" --no-history >/dev/null 2>&1 || grc=$?
 	got="$(field "$V" changes.0.kind) $(field "$V" changes.0.size) $(field "$V" changes.0.change)"
-	if [ "$grc" = 1 ] && [ "$(field "$V" gate)" = changed ] && [ "$got" = "trace_write 64 $want" ] &&
+	if [ "$grc" = 1 ] && [ "$(field "$V" gate)" = changed ] && [ "$got" = "relay_trace_write 64 $want" ] &&
 	   [ "$(field "$V" changes.1.kind)" = "?" ]; then
-		result ok "cost: a trace_write baseline shifted by $d instruction fails the gate, naming kind, size and figures ($got: $(field "$V" changes.0.baseline) -> $(field "$V" changes.0.now))"
+		result ok "cost: a relay_trace_write baseline shifted by $d instruction fails the gate, naming kind, size and figures ($got: $(field "$V" changes.0.baseline) -> $(field "$V" changes.0.now))"
 	else
-		result fail "cost: a trace_write baseline shifted by $d instruction fails the gate" \
+		result fail "cost: a relay_trace_write baseline shifted by $d instruction fails the gate" \
 			"status $grc, gate $(field "$V" gate), first change: $got" "$(grep -a REGRESSION "$OUT/cost2/report.txt" | head -3)"
 	fi
 done

@@ -1,7 +1,7 @@
 #!/bin/bash
 # step: 91 debug
-# Step (debug kernel): fault injection.  Every allocation of trace_setup()
-# and trace_start(), one at a time (failslab, fail_page_alloc, with
+# Step (debug kernel): fault injection.  Every allocation of relay_trace_setup()
+# and relay_trace_start(), one at a time (failslab, fail_page_alloc, with
 # /proc/self/fail-nth), must fail with the documented error and leave
 # nothing behind in tracefs; kmemleak afterwards must find nothing.
 . "$(dirname "$0")/../lib/step.sh"

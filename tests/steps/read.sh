@@ -6,8 +6,8 @@
 # the mapping), where nothing torn, repeated, out of order or unwritten
 # may be read; scenario 2, a per-CPU buffer kept full by a writer while a
 # plain reader on another CPU reads it with read(2) of 1 MiB and of random
-# counts, where every record must be read once.  Each run 20 times; the
-# count of bad records must be 0.  Assertions read verdict.json's fields.
+# counts, where every record must be read once.  20 runs each (scenario
+# 1: 20 of each reader; 2: 10 of each); the count of bad records must be 0.  Assertions read verdict.json's fields.
 . "$(dirname "$0")/../lib/step.sh"
 for s in 1 2; do
 	rc=0
