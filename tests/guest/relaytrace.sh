@@ -189,9 +189,13 @@ sessions() {
 	emit 3 50
 	$RT record --mmap -o $TD/s3 $N >/dev/null 2>&1 &
 	rp=$!
-	sleep 1
-	# relaytrace handles SIGINT itself (this shell's background jobs
-	# would ignore it otherwise).
+	# relaytrace handles SIGINT itself, once it has set its handler:
+	# before, it ignores SIGINT, as this shell's background jobs do, and
+	# would never end.  It writes its info file after it set the handler:
+	# the signal waits for that, not for a time (a debug kernel under
+	# TCG can take longer than any sleep).
+	wait_for 120 test -s $TD/s3/info ||
+		not_ok "sessions: relaytrace record wrote no $TD/s3/info in 120 s"
 	kill -INT $rp
 	wait $rp
 	r3=$?
