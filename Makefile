@@ -91,13 +91,13 @@ test:
 	@KVARIANT= tests/run $(foreach s,$(STEP),--step $(s)) $(foreach s,$(SKIP),--skip $(s))
 
 test-debug:
-	@KVARIANT=debug tests/run
+	@KVARIANT=debug tests/run $(foreach s,$(STEP),--step $(s)) $(foreach s,$(SKIP),--skip $(s))
 
 test-kcsan:
-	@KVARIANT=kcsan tests/run
+	@KVARIANT=kcsan tests/run $(foreach s,$(STEP),--step $(s)) $(foreach s,$(SKIP),--skip $(s))
 
 test-rt:
-	@KVARIANT=rt tests/run
+	@KVARIANT=rt tests/run $(foreach s,$(STEP),--step $(s)) $(foreach s,$(SKIP),--skip $(s))
 
 test-arch:
 	@tests/arch/run $(ARCH_CONFIGS)

@@ -271,8 +271,11 @@ cleanup() {
 	$RT start $N
 	$RT record -o $TD/cl $N >$TD/rec.out 2>&1 &
 	rp=$!
+	# Cleaned up once relaytrace records (it writes its info file then),
+	# not after a time: a debug kernel under TCG is slower than any sleep.
+	wait_for 120 test -s $TD/cl/info ||
+		not_ok "cleaned up while recording: relaytrace record wrote no $TD/cl/info in 120 s"
 	echo 20 >$P/emit
-	sleep 1
 	rmmod trace_test
 	wait $rp
 	rc=$?
@@ -351,12 +354,14 @@ safety() {
 	# A stopped trace: waited for, until it runs and stops again.
 	$RT record -o $TD/r2 $N >$TD/rt.out 2>&1 &
 	rp=$!
-	sleep 1
+	wait_for 120 grep -q 'waiting for it to start' $TD/rt.out || true
 	check "record of a stopped trace: waits for it to start, and says so" \
 		sh -c "kill -0 $rp && grep -q 'waiting for it to start' $TD/rt.out"
 	$RT start $N
 	echo 7 >$P/emit
-	sleep 1
+	# Stopped once relaytrace records (its info file), not after a time.
+	wait_for 120 test -s $TD/r2/info ||
+		not_ok "record, then start: relaytrace record wrote no $TD/r2/info in 120 s"
 	$RT stop $N
 	wait $rp
 	rc=$?
