@@ -210,20 +210,27 @@ static int read_file(const char *name, char *buf, size_t size)
 	return 0;
 }
 
-static unsigned long long read_num(const char *path)
+/* The small file at @path (a sysfs or tracefs value), as a string in @buf. */
+static void read_small(const char *path, char *buf, size_t size)
 {
-	char buf[64];
 	ssize_t n;
 	int fd;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		die("open", path, errno);
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n <= 0)
 		die("read", path, n < 0 ? errno : EIO);
 	buf[n] = '\0';
+}
+
+static unsigned long long read_num(const char *path)
+{
+	char buf[64];
+
+	read_small(path, buf, sizeof(buf));
 	return strtoull(buf, NULL, 10);
 }
 
@@ -888,18 +895,10 @@ static unsigned long long param_sum(const char *name, unsigned long long *per)
 {
 	char path[128], buf[4096], *p, *end;
 	unsigned long long sum = 0;
-	int fd, i = 0;
-	ssize_t n;
+	int i = 0;
 
 	snprintf(path, sizeof(path), "/sys/module/trace_test/parameters/%s", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		die("open", path, errno);
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		die("read", path, n < 0 ? errno : EIO);
-	buf[n] = '\0';
+	read_small(path, buf, sizeof(buf));
 	for (p = buf; *p && i < FUZZ_WRITERS; p = end + (*end == ','), i++) {
 		unsigned long long v = strtoull(p, &end, 10);
 
