@@ -357,15 +357,18 @@ safety() {
 	wait_for 120 grep -q 'waiting for it to start' $TD/rt.out || true
 	check "record of a stopped trace: waits for it to start, and says so" \
 		sh -c "kill -0 $rp && grep -q 'waiting for it to start' $TD/rt.out"
+	# The whole run while relaytrace is stopped: it never sees the trace
+	# running, whatever the speeds; it sees the writes to state.
+	kill -STOP $rp
 	$RT start $N
 	echo 7 >$P/emit
-	# Stopped once relaytrace records (its info file), not after a time.
-	wait_for 120 test -s $TD/r2/info ||
-		not_ok "record, then start: relaytrace record wrote no $TD/r2/info in 120 s"
 	$RT stop $N
+	kill -CONT $rp
+	wait_for 120 sh -c "! kill -0 $rp 2>/dev/null" ||
+		{ not_ok "record, then a run it did not see: still waits 120 s after the stop"; kill -9 $rp; }
 	wait $rp
 	rc=$?
-	check "record, then start: the records written once it ran, exit 0" \
+	check "record, then a run it did not see: the records written in it, exit 0" \
 		eq "$rc $(count $TD/r2) $(key $TD/r2 end)" "0 7 stopped"
 	rt record --start -w 0.5 -o $TD/r3 $N
 	check "record --start: starts it, and says so" eq "$rc $(has 'started' && echo said) $(cat $T/state)" "0 said running"
