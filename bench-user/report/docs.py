@@ -194,7 +194,7 @@ def detect_table(arg):
     """How often and how fast the model test and the fuzzer find each fix
     undone, from docs/reference/detection.tsv (tests/fixes/detect)."""
     path = os.path.join(TOP, "docs", "reference", "detection.tsv")
-    rows, cond = {}, ""
+    rows, cond, lengths = {}, "", {}
     if not os.path.exists(path):
         return ["Not measured yet: no docs/reference/detection.tsv (tests/fixes/detect writes it)."]
     with open(path) as f:
@@ -204,8 +204,10 @@ def detect_table(arg):
                 cond = line[2:]
             if not line or line.startswith("#"):
                 continue
-            name, check, seed, result, fast, where = (line.split("\t") + [""] * 6)[:6]
+            name, check, seed, result, fast, where, secs = (line.split("\t") + [""] * 7)[:7]
             rows.setdefault(name, {}).setdefault(check, []).append((result, fast, where))
+            if check == "fuzz":
+                lengths.setdefault(secs or "?", set()).add(name)
 
     def model(runs):
         if not runs:
@@ -245,14 +247,25 @@ def detect_table(arg):
                     head.setdefault(m.group(1).split()[0], (m.group(1), m.group(2)))
         return head.get("patch", ("patch ?", ""))[0].split()[1], head.get("test", ("", "?"))[1]
 
-    out = [f"Measured by `{cond}`." if cond else "", "",
-           "| revert | patch | its own check | model test: the first sequence that failed | "
+    # The table first (a Markdown table, not fenced text), its conditions
+    # below it.
+    out = ["| revert | patch | its own check | model test: the first sequence that failed | "
            "fuzzer: seeds that found it; seconds into the run, median [range]; the runs that did |",
            "|---|---|---|---|---|"]
     for name in sorted(rows):
         patch, test = fix_of(name)
         out.append(f"| {name} | {patch} | {test} | {model(rows[name].get('model', []))} | "
                    f"{fuzz(rows[name].get('fuzz', []))} |")
+    unmeasured = sorted(n[:-5] for n in os.listdir(os.path.join(TOP, "tests", "fixes"))
+                        if n.endswith(".diff") and n[:-5] not in rows)
+    # A fuzz run's length is kept with each row: name it once if all share it.
+    if len(lengths) == 1:
+        runs = f"; each fuzz run {next(iter(lengths))} s long (`--secs`)"
+    else:
+        runs = "; fuzz runs of " + "; ".join(f"{s} s for {', '.join(sorted(n))}"
+                                             for s, n in sorted(lengths.items()))
+    out += ["", f"Measured by `{cond}`{runs}." if cond else "Conditions not recorded.",
+            "Not measured yet: " + ", ".join(unmeasured) + "." if unmeasured else "Every revert measured."]
     return out
 
 
