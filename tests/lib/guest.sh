@@ -50,6 +50,15 @@ vm_test() {
 	return 0
 }
 
+# guest_programs: tests/guest's programs, built against the series' UAPI,
+# for a script that builds no test kernel first (make test-fixes,
+# tests/fixes/detect): the series' tree is extracted and patched if this
+# checkout has none yet, or brought up to date with patches/.
+guest_programs() {
+	vm/build-kernel --source-only || die "cannot prepare the series' tree"
+	make -s -C tests/guest UAPI="$KSRC/include/uapi" || die "tests/guest does not build"
+}
+
 # relaytrace_bin: the path of relaytrace, the series' consumer, built for
 # the guest (make relaytrace); built now if it is not up to date.
 relaytrace_bin() {
