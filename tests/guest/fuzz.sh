@@ -1,8 +1,10 @@
 #!/bin/sh
 # The read side under every call a reader can make (KTAP): relayfuzz
 # (tests/guest/relayfuzz.c) against trace_test.ko's writers, on traces of
-# each kind, then its flush stress.  Runs in the test VM (-smp 4), as
-# root, from /extra.
+# each kind, then its flush stress.  On per-CPU traces every fifth batch
+# of a writer begins with a write made inside a switch of its buffer
+# (trace_test's nest), which must be refused and counted.  Runs in the
+# test VM (-smp 4), as root, from /extra.
 #
 # Usage: sh /extra/fuzz.sh [SECS [SEED]]: each hostile run lasts SECS
 # seconds (default 12), each stress run half of that; SEED (default 1)
@@ -44,12 +46,12 @@ one() {
 }
 
 HALF=$(( (SECS + 1) / 2 ))
-one "fuzz: per-CPU trace" --secs "$SECS" --procs 4 -- flags=8 subbuf_size=512 n_subbufs=4
-one "fuzz: per-CPU flight trace" --secs "$SECS" --procs 4 -- flags=10 subbuf_size=512 n_subbufs=4
+one "fuzz: per-CPU trace" --secs "$SECS" --procs 4 -- flags=8 subbuf_size=512 n_subbufs=4 nest=5
+one "fuzz: per-CPU flight trace" --secs "$SECS" --procs 4 -- flags=10 subbuf_size=512 n_subbufs=4 nest=5
 one "fuzz: global flight trace" --secs "$SECS" --procs 4 -- flags=11 subbuf_size=1024 n_subbufs=4
 one "fuzz: global trace" --secs "$HALF" --procs 4 -- flags=9 subbuf_size=1024 n_subbufs=4
 one "flush stress: per-CPU trace, relay_flush() every 100 us, stop and start" \
-	--secs "$HALF" --stress -- flags=8 subbuf_size=512 n_subbufs=8 rate=5000 flush_us=100
+	--secs "$HALF" --stress -- flags=8 subbuf_size=512 n_subbufs=8 rate=5000 flush_us=100 nest=5
 one "flush stress: global trace, relay_flush() every 100 us, stop and start" \
 	--secs "$HALF" --stress -- flags=9 subbuf_size=1024 n_subbufs=8 rate=5000 flush_us=100
 ktap_done "fuzz"

@@ -29,6 +29,23 @@
  * delivered exactly once (trace_test's fz_ok), and the gaps in the
  * numbers must add up to dropped and refused exactly.
  *
+ * Every process that makes calls gets SIGALRM every few milliseconds, its
+ * handler set with SA_RESTART: a PEEK that waits must restart, never fail
+ * with EINTR.  On per-CPU traces trace_test's writers make some writes
+ * inside a switch of their own buffer (nest=N), which must be refused and
+ * counted.  Then, but for --stress, conditions built, not hoped for
+ * (checks()): a PEEK waiting for buffer_percent on a buffer with one
+ * sub-buffer ready, confirmed asleep, signalled, confirmed asleep again,
+ * then the trace stopped with its current sub-buffer empty, so that the
+ * stop's flush switches nothing: the PEEK must return, with the record,
+ * before its wait_ms; on a flight trace, a CONSUME at the readers'
+ * position after a rewind, of the length an earlier PEEK's end would
+ * allow: it must fail unless the buffer holds that many bytes, and a
+ * writer 2^31 + 2 sub-buffers ahead of its readers (trace_test's jump),
+ * then a lap: read(2) must find the newest records; last, the trace
+ * closed under a poll(2) (trace_test's close), asleep or inside it:
+ * poll(2) must return POLLERR before its timeout.
+ *
  * --stress: no hostile call; one plain reader per buffer, with read(2) of
  * random counts and PEEK/NEXT in turn, and stop and start in a loop: with
  * trace_test's flush_us, writers, flushes, stops and a reader at once.
@@ -51,7 +68,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sched.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,6 +84,10 @@
 #define MAX_PROCS	32
 #define CHUNK		(1 << 20)
 #define MARK		"/sys/module/trace_test/parameters/mark"
+#define EMIT		"/sys/module/trace_test/parameters/emit"
+#define CLOSE		"/sys/module/trace_test/parameters/close"
+#define JUMP		"/sys/module/trace_test/parameters/jump"
+#define CHECK_WAIT_MS	5000	/* the built PEEK's wait_ms */
 
 /* The stream of one buffer, as the kernel delivered it, and its checks. */
 struct ledger {
@@ -104,7 +128,7 @@ struct shared {
 	__u64 violations;
 	char first[512];		/* the first violation */
 	double start, first_at;		/* when the calls began; it, after */
-	__u64 ops[OP_NR], estale, einval, ebadf;
+	__u64 ops[OP_NR], estale, einval, ebadf, alarms;
 	int procs;			/* alive, forked children included */
 	struct ledger buf[MAX_BUFS];
 };
@@ -114,6 +138,7 @@ static char dir[512];
 static int nbufs, bufs[MAX_BUFS];
 static uint32_t nr_sub, sub_size;
 static bool flight, global_trace, stress;
+static unsigned long long run_seed;
 static size_t map_len;
 static double deadline;
 
@@ -343,6 +368,26 @@ static void ledger_feed(int b, const unsigned char *p, size_t len)
 }
 
 /* --- the calls ------------------------------------------------------- */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	__atomic_add_fetch(&sh->alarms, 1, __ATOMIC_RELAXED);
+}
+
+/* SIGALRM every 2 to 9 ms in this process, or none (not inherited). */
+static void alarm_every(bool on)
+{
+	struct itimerval it;
+
+	memset(&it, 0, sizeof(it));
+	if (on) {
+		it.it_interval.tv_usec = 2000 + rnd_n(7000);
+		it.it_value = it.it_interval;
+	}
+	if (setitimer(ITIMER_REAL, &it, NULL))
+		die("setitimer", "ITIMER_REAL", errno);
+}
 
 static long peek(int fd, struct relay_trace_peek *pk, uint32_t wait_ms)
 {
@@ -671,9 +716,11 @@ static void op_wait(int b)
 	if (rnd_n(2)) {
 		long ret = peek(fds[b], &pk, rnd_n(30));
 
-		if (ret && ret != -EINTR)
-			violation("PEEK trace%d, waiting: %s", bufs[b],
-				  strerror(-ret));
+		/* SIGALRM's handler has SA_RESTART: the wait restarts. */
+		if (ret)
+			violation("PEEK trace%d, waiting: %s%s", bufs[b],
+				  strerror(-ret), ret == -EINTR ?
+				  " (a signal whose handler has SA_RESTART ended it)" : "");
 	} else if (poll(&pfd, 1, rnd_n(30)) < 0 && errno != EINTR) {
 		violation("poll trace%d: %s", bufs[b], strerror(errno));
 	}
@@ -785,6 +832,7 @@ static int pick_op(uint32_t r)
 
 static void run_ops(double until, int depth)
 {
+	alarm_every(true);
 	pthread_rwlock_rdlock(&sh->epoch);
 	while (now() < until) {
 		int b = rnd_n(nbufs);
@@ -829,6 +877,7 @@ static void run_ops(double until, int depth)
 		}
 	}
 	pthread_rwlock_unlock(&sh->epoch);
+	alarm_every(false);
 	while (wait(NULL) > 0)
 		;
 }
@@ -845,6 +894,7 @@ static void run_stress(void)
 			die("fork", "", errno);
 		if (pids[b] == 0) {
 			rnd ^= 0x9e3779b97f4a7c15ULL * (b + 1);
+			alarm_every(true);
 			while (now() < deadline) {
 				if (rnd_n(2))
 					op_read(b);
@@ -999,10 +1049,435 @@ static void finish(void)
 			violation("dropped %llu, refused %llu; the writers were told ENOSPC %llu, EBUSY %llu, other %llu",
 				  dropped, refused, nospc, busy, other);
 	}
-	printf("relayfuzz: %s%s trace, %d buffers of %u x %u; %llu records delivered whole (%llu bytes), %llu markers; dropped %llu, refused %llu, writes while off or paused %llu; EPIPE %llu (records cut %llu)\n",
+	printf("relayfuzz: %s%s trace, %d buffers of %u x %u; %llu records delivered whole (%llu bytes), %llu markers; dropped %llu, refused %llu (writers told EBUSY %llu), writes while off or paused %llu; EPIPE %llu (records cut %llu)\n",
 	       global_trace ? "global" : "per-CPU", flight ? " flight" : "",
 	       nbufs, nr_sub, sub_size, records, bytes, delivered - records,
-	       dropped, refused, again, epipes, cut);
+	       dropped, refused, busy, again, epipes, cut);
+}
+
+/* --- built conditions ------------------------------------------------ */
+
+/* A write to a control file that must succeed. */
+static void must_write(const char *name, const char *text)
+{
+	int ret = write_file(name, text);
+
+	if (ret)
+		violation("write '%s' to %s: %s", text, name, strerror(-ret));
+}
+
+/* A write to a trace_test parameter that must succeed. */
+static void param_write(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		die("write", path, errno);
+	close(fd);
+}
+
+/*
+ * This process on the CPU of buffer 0 (any CPU, of a global trace's), so
+ * that what trace_test's emit writes goes there; or anywhere again.
+ */
+static void pin_buf0(bool on)
+{
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	if (on)
+		CPU_SET(global_trace ? 0 : bufs[0], &cpus);
+	else
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			CPU_SET(c, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus) && on)
+		die("sched_setaffinity", "the CPU of buffer 0", errno);
+}
+
+/* Read buffer @b to its end, past the ledger: the bytes it held. */
+static __u64 drain_raw(int b)
+{
+	__u64 bytes = 0;
+	ssize_t n;
+
+	while ((n = read(fds[b], chunk, CHUNK)) != 0) {
+		if (n > 0) {
+			bytes += n;
+		} else if (errno != EINTR) {
+			violation("read trace%d: %s", bufs[b], strerror(errno));
+			break;
+		}
+	}
+	return bytes;
+}
+
+/* A PEEK that waits, in a thread of its own; the main thread watches it. */
+static struct {
+	pid_t tid;
+	bool done;
+	long ret;
+	__u64 len;
+	double end;
+} waiter;
+
+static void *peek_waiter(void *arg)
+{
+	struct relay_trace_peek pk;
+
+	(void)arg;
+	__atomic_store_n(&waiter.tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	waiter.ret = peek(fds[0], &pk, CHECK_WAIT_MS);
+	waiter.len = pk.len;
+	waiter.end = now();
+	__atomic_store_n(&waiter.done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* The state of thread @tid of this process ('R', 'S', ...), or 0. */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/*
+ * Until the thread whose id is *@tid is asleep (S) after @alarms signals
+ * in all, or *@done says it returned: false if neither within 10 s.
+ */
+static bool asleep(const pid_t *tid, const bool *done, __u64 alarms)
+{
+	double t = now();
+	pid_t id;
+
+	while (now() < t + 10) {
+		if (__atomic_load_n(done, __ATOMIC_ACQUIRE))
+			return true;
+		id = __atomic_load_n(tid, __ATOMIC_ACQUIRE);
+		if (id && __atomic_load_n(&sh->alarms, __ATOMIC_RELAXED) >= alarms &&
+		    task_state(id) == 'S')
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+/*
+ * A PEEK waits for the whole buffer (buffer_percent 100) of buffer 0, one
+ * sub-buffer of which is ready (a record emitted, then a stop and a start:
+ * the current sub-buffer is empty, the writers wrote their markers and
+ * write no more).  Once it is asleep it gets SIGALRM, whose handler has
+ * SA_RESTART: it must restart and sleep again.  Then the trace stops; its
+ * flush switches nothing, so no switch wakes the PEEK: the stop must, and
+ * the PEEK return the ready sub-buffer, well before its wait_ms.  Returns
+ * how long the PEEK took to return after the stop, in ms.
+ */
+static double check_wake(void)
+{
+	double stopped = 0, after = -1;
+	pthread_t t;
+	__u64 alarms;
+	int err;
+
+	pin_buf0(true);
+	must_write("buffer_percent", "100");
+	must_write("state", "start");
+	param_write(EMIT, "1");
+	must_write("state", "stop");
+	must_write("state", "start");
+
+	err = pthread_create(&t, NULL, peek_waiter, NULL);
+	if (err)
+		die("pthread_create", "PEEK waiter", err);
+	if (!asleep(&waiter.tid, &waiter.done, 0) || waiter.done) {
+		violation("trace%d: a PEEK for buffer_percent 100, one sub-buffer ready, trace running: %s",
+			  bufs[0], waiter.done ? "returned at once" : "not asleep after 10 s");
+		goto out;
+	}
+	alarms = __atomic_load_n(&sh->alarms, __ATOMIC_RELAXED);
+	err = pthread_kill(t, SIGALRM);
+	if (err)
+		die("pthread_kill", "SIGALRM", err);
+	if (!asleep(&waiter.tid, &waiter.done, alarms + 1)) {
+		violation("trace%d: a PEEK signalled while it waited: not asleep again after 10 s",
+			  bufs[0]);
+		goto out;
+	}
+	stopped = now();
+	must_write("state", "stop");
+out:
+	if (!stopped)
+		must_write("state", "stop");
+	pthread_join(t, NULL);
+	if (stopped)
+		after = (waiter.end - stopped) * 1000;
+	if (waiter.ret == -EINTR)
+		violation("trace%d: a PEEK that waited got SIGALRM, whose handler has SA_RESTART: EINTR, where the wait must restart",
+			  bufs[0]);
+	else if (waiter.ret)
+		violation("trace%d: a PEEK that waited: %s", bufs[0],
+			  strerror(-waiter.ret));
+	else if (stopped && after >= CHECK_WAIT_MS / 2)
+		violation("trace%d: a PEEK waiting for buffer_percent returned %.0f ms after the trace stopped, at its %u ms wait_ms: the stop, whose flush switched nothing, woke nobody",
+			  bufs[0], after, CHECK_WAIT_MS);
+	else if (stopped && !waiter.len)
+		violation("trace%d: a PEEK woken by the stop gave nothing; a sub-buffer was ready",
+			  bufs[0]);
+	pin_buf0(false);
+	return after;
+}
+
+/*
+ * Flight traces: a CONSUME whose bound is an earlier PEEK's.  Stopped and
+ * drained, each buffer's PEEK gives its end p and nothing to read; a rewind
+ * moves the readers back to the start q of the oldest sub-buffer held (the
+ * one position CONSUME does not refuse with ESTALE; each sub-buffer start
+ * below p is tried).  CONSUME(q, p - q) must fail with EINVAL unless the
+ * buffer holds p - q bytes: positions count the padding at the end of each
+ * sub-buffer, bytes do not.  A second rewind and a read of everything
+ * tell what it held.  Returns the buffers where the length was more than
+ * they held (the condition built), or -1 if no buffer's readers were found.
+ */
+static int check_stale_bound(void)
+{
+	__u64 p[MAX_BUFS] = { 0 }, tried[MAX_BUFS], held, c;
+	struct relay_trace_peek pk;
+	bool accepted[MAX_BUFS];
+	int b, j, built = 0, found = 0;
+	long ret;
+
+	for (b = 0; b < nbufs; b++) {
+		drain_raw(b);
+		ret = peek(fds[b], &pk, 0);
+		if (ret || pk.len)
+			violation("trace%d, stopped and read to its end: PEEK gave %llu bytes, %s",
+				  bufs[b], pk.len, ret ? strerror(-ret) : "not 0");
+		p[b] = pk.pos;
+	}
+	must_write("rewind", "1");
+	for (b = 0; b < nbufs; b++) {
+		tried[b] = 0;
+		accepted[b] = false;
+		for (j = 0; j <= (int)nr_sub; j++) {
+			c = p[b] - p[b] % sub_size - (__u64)j * sub_size;
+			if (c == p[b])
+				continue;
+			ret = consume(fds[b], c, p[b] - c);
+			if (ret == -ESTALE)
+				continue;
+			tried[b] = p[b] - c;
+			accepted[b] = !ret;
+			if (ret && ret != -EINVAL)
+				violation("trace%d: CONSUME at the readers' position after a rewind: %s",
+					  bufs[b], strerror(-ret));
+			break;
+		}
+	}
+	must_write("rewind", "1");
+	for (b = 0; b < nbufs; b++) {
+		held = drain_raw(b);
+		if (!tried[b])
+			continue;
+		found++;
+		if (held >= tried[b])
+			continue;
+		built++;
+		if (accepted[b])
+			violation("trace%d: after a rewind, CONSUME of %llu bytes at the readers' position succeeded; the buffer held %llu: the bound of a PEEK made before the rewind",
+				  bufs[b], tried[b], held);
+	}
+	return found ? built : -1;
+}
+
+/*
+ * The records trace_test's emit wrote, read(2) from buffer 0 to its end:
+ * each "%08u\n" after its header.  Their count, with the first and last
+ * numbers in *@first and *@last; -1 if any is not such a record, or the
+ * numbers are not consecutive.
+ */
+static long read_emitted(unsigned long *first, unsigned long *last)
+{
+	const size_t rec = RELAY_TRACE_RECORD_SIZE(HDR, 9);
+	size_t got = 0, off;
+	long count = 0;
+	char digits[9];
+	ssize_t n;
+
+	while (got < CHUNK && (n = read(fds[0], chunk + got, CHUNK - got)) != 0) {
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (n > 0)
+			got += n;
+	}
+	for (off = 0; off < got; off += rec, count++) {
+		const struct relay_trace_header *h = (const void *)(chunk + off);
+		unsigned long v;
+
+		if (got - off < rec || h->size != HDR || h->len != 9 ||
+		    chunk[off + HDR + 8] != '\n')
+			return -1;
+		memcpy(digits, chunk + off + HDR, 8);
+		digits[8] = '\0';
+		if (strspn(digits, "0123456789") != 8)
+			return -1;
+		v = strtoul(digits, NULL, 10);
+		if (count && v != *last + 1)
+			return -1;
+		if (!count)
+			*first = v;
+		*last = v;
+	}
+	return count;
+}
+
+/*
+ * Flight traces: buffer 0's writer 2^31 + 2 sub-buffers ahead of its
+ * readers (trace_test's jump: readers that did not look for that long),
+ * then more records emitted into it than it holds.  read(2) must find the
+ * newest of them, whole and consecutive, up to the last one, as after any
+ * lap.  A count the readers took as 32-bit, relative to their own, would
+ * put the writer 2^31 sub-buffers behind them.  Returns how many it read.
+ */
+static long check_far(void)
+{
+	unsigned int e = 2 * nr_sub * sub_size / RELAY_TRACE_RECORD_SIZE(HDR, 9) + 1;
+	unsigned long first, before, last = 0;
+	char num[16];
+	long n;
+
+	pin_buf0(true);
+	must_write("state", "start");
+	param_write(EMIT, "1");
+	must_write("state", "stop");
+	n = read_emitted(&first, &before);
+	if (n != 1) {
+		violation("trace%d: one record emitted; read(2) got %ld", bufs[0], n);
+		goto out;
+	}
+	snprintf(num, sizeof(num), "%d", global_trace ? 0 : bufs[0]);
+	param_write(JUMP, num);
+	must_write("state", "start");
+	snprintf(num, sizeof(num), "%u", e);
+	param_write(EMIT, num);
+	must_write("state", "stop");
+	n = read_emitted(&first, &last);
+	if (n <= 0 || last != before + e)
+		violation("trace%d, its writer 2^31 + 2 sub-buffers ahead of its readers, then %u records: read(2) got %ld%s, the last %lu, not %lu",
+			  bufs[0], e, n, n < 0 ? " (not whole, or not consecutive)" : "",
+			  n > 0 ? last : 0, before + e);
+out:
+	pin_buf0(false);
+	return n;
+}
+
+/* A poll(2) of buffer 0, in a thread of its own, or not. */
+static struct {
+	pid_t tid;
+	bool done;
+	int ret;
+	short revents;
+	double end;
+} poller;
+
+static void *poll_waiter(void *arg)
+{
+	struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+
+	(void)arg;
+	__atomic_store_n(&poller.tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	poller.ret = poll(&pfd, 1, CHECK_WAIT_MS);
+	poller.revents = pfd.revents;
+	poller.end = now();
+	__atomic_store_n(&poller.done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * The trace closed under a poll(2) of buffer 0, read to its end: with an
+ * odd seed while the poll sleeps (seen asleep), with an even one from
+ * inside poll(2), between its getting on the readers' queue and its look
+ * at the buffer (trace_test's close=poll, through relay's KUnit hook).
+ * Either way poll(2) must return POLLERR well before its timeout.  The
+ * trace is gone afterwards: the last check.
+ */
+static void check_close(void)
+{
+	const char *how = run_seed % 2 ? "1" : "poll";
+	struct pollfd pfd = { .fd = fds[0], .events = POLLIN };
+	double after, t;
+	pthread_t th;
+
+	drain_raw(0);
+	if (run_seed % 2) {
+		int err = pthread_create(&th, NULL, poll_waiter, NULL);
+
+		if (err)
+			die("pthread_create", "poll(2) waiter", err);
+		if (!asleep(&poller.tid, &poller.done, 0) || poller.done)
+			violation("trace%d, stopped and read to its end: poll(2) %s",
+				  bufs[0], poller.done ? "returned at once" :
+				  "not asleep after 10 s");
+	}
+	t = now();
+	param_write(CLOSE, how);
+	if (run_seed % 2) {
+		pthread_join(th, NULL);
+	} else {
+		poller.ret = poll(&pfd, 1, CHECK_WAIT_MS);
+		poller.revents = pfd.revents;
+		poller.end = now();
+	}
+	after = (poller.end - t) * 1000;
+	if (poller.ret < 0)
+		violation("poll(2) of trace%d as the trace closed: %s", bufs[0],
+			  strerror(errno));
+	else if (after >= CHECK_WAIT_MS / 2 || !(poller.revents & POLLERR))
+		violation("trace%d closed %s: poll(2) returned %#x after %.0f ms (timeout %u ms): %s",
+			  bufs[0], run_seed % 2 ? "while poll(2) slept" :
+			  "inside poll(2), before its look", poller.revents,
+			  after, CHECK_WAIT_MS, "a lost wake-up");
+	printf("relayfuzz: built: the trace closed %s: poll(2) returned POLLERR after %.1f ms\n",
+	       run_seed % 2 ? "while a poll(2) of it slept" :
+	       "inside a poll(2) of it, before its look", after);
+}
+
+/*
+ * The built conditions, once the trace is stopped and drained; not with
+ * --stress, whose relay_flush() loop switches sub-buffers, empty ones
+ * too, and so wakes the readers.
+ */
+static void checks(void)
+{
+	double after;
+
+	if (stress)
+		return;
+	after = check_wake();
+	printf("relayfuzz: built: a PEEK for buffer_percent 100, asleep, signalled (SA_RESTART), asleep again, returned %.1f ms after a stop that switched nothing\n",
+	       after);
+	if (flight) {
+		int built = check_stale_bound();
+
+		if (built < 0)
+			violation("after a rewind, no buffer's readers at a sub-buffer's start");
+		printf("relayfuzz: built: after a rewind, CONSUME of an earlier PEEK's bound, more than the buffer held, tried on %d of %d buffers\n",
+		       built, nbufs);
+		printf("relayfuzz: built: a writer 2^31 + 2 sub-buffers ahead of its readers, then a lap: read(2) found the newest %ld records\n",
+		       check_far());
+	}
+	check_close();
 }
 
 int main(int argc, char **argv)
@@ -1012,6 +1487,7 @@ int main(int argc, char **argv)
 	double secs = 20;
 	pthread_mutexattr_t ma;
 	pthread_rwlockattr_t ra;
+	struct sigaction sa;
 	char flags[128], num[32], path[600];
 	pid_t pid;
 
@@ -1034,6 +1510,7 @@ int main(int argc, char **argv)
 			MAX_PROCS / 2);
 		return 2;
 	}
+	run_seed = seed;
 	snprintf(dir, sizeof(dir), "%s", argv[i]);
 	if (read_file("flags", flags, sizeof(flags)))
 		die("read", "flags", errno);
@@ -1068,6 +1545,11 @@ int main(int argc, char **argv)
 	pthread_rwlockattr_setpshared(&ra, PTHREAD_PROCESS_SHARED);
 	pthread_rwlock_init(&sh->epoch, &ra);
 	pthread_mutex_init(&sh->msg_lock, &ma);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGALRM, &sa, NULL))
+		die("sigaction", "SIGALRM", errno);
 	for (b = 0; b < nbufs; b++)
 		pthread_mutex_init(&sh->buf[b].lock, &ma);
 	open_bufs();
@@ -1097,12 +1579,13 @@ int main(int argc, char **argv)
 			;
 	}
 	finish();
+	checks();
 	for (i = 0; i < OP_NR; i++)
 		printf("%s%s %llu", i ? ", " : "relayfuzz: calls: ", op_names[i],
 		       (unsigned long long)sh->ops[i]);
-	printf("; ESTALE %llu, EINVAL %llu, EBADF %llu checked\n",
+	printf("; ESTALE %llu, EINVAL %llu, EBADF %llu checked; SIGALRM %llu\n",
 	       (unsigned long long)sh->estale, (unsigned long long)sh->einval,
-	       (unsigned long long)sh->ebadf);
+	       (unsigned long long)sh->ebadf, (unsigned long long)sh->alarms);
 	if (sh->violations)
 		printf("relayfuzz: first violation, %.1f s in: %s\n", sh->first_at, sh->first);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)sh->violations);

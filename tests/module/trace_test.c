@@ -23,7 +23,17 @@
  * then stop; reading "mark" counts the markers written.  With flush_us=N, another kthread
  * calls relay_flush() on the trace every N microseconds (0: off), as a
  * relay client may while its trace runs (a global trace's under its
- * lock).
+ * lock).  With nest=N (a per-CPU trace, a kernel with CONFIG_KUNIT, which
+ * exports relay's switch steps), every N-th batch of a writer begins with
+ * a write made inside a switch of its own buffer, as one from an NMI
+ * would be: it must be refused (-EBUSY, fz_busy), counted in "refused"
+ * and numbered once.  Writing 1 to "close" closes the first trace (its
+ * writers stopped, then relay_trace_cleanup()) while its files may be
+ * open; writing "poll" closes it from inside the next poll(2) of one of
+ * its buffers, where relay_file_poll() calls the KUnit read hook: between
+ * getting on the readers' queue and looking at the buffer.  Writing CPU to
+ * "jump" takes the buffer of that CPU (any CPU: a global trace's) 2^31 + 2
+ * sub-buffers ahead of its readers, on a stopped flight trace.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -31,6 +41,7 @@
 #include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/prandom.h>
@@ -93,6 +104,10 @@ static uint flush_us;
 module_param(flush_us, uint, 0444);
 MODULE_PARM_DESC(flush_us, "relay_flush() every this many microseconds (0: never)");
 
+static uint nest;
+module_param(nest, uint, 0444);
+MODULE_PARM_DESC(nest, "every this many batches, a write inside a switch of the writer's buffer (per-CPU traces, CONFIG_KUNIT; 0: never)");
+
 static unsigned long fz_ok[FUZZ_WRITERS], fz_nospc[FUZZ_WRITERS],
 	fz_busy[FUZZ_WRITERS], fz_again[FUZZ_WRITERS], fz_other[FUZZ_WRITERS];
 static unsigned int fz_nr = FUZZ_WRITERS;
@@ -128,6 +143,10 @@ static int emit_set(const char *val, const struct kernel_param *kp)
 		return ret;
 
 	mutex_lock(&emit_lock);
+	if (!traces[0]) {
+		mutex_unlock(&emit_lock);
+		return -ENOENT;
+	}
 	for (i = 0; i < n; i++) {
 		if (relay_trace_printf(traces[0], "%08u\n", next_seq++) > 0)
 			written++;
@@ -192,12 +211,48 @@ static void fz_count(unsigned int cpu, int ret)
 	WRITE_ONCE(cnt[cpu], cnt[cpu] + 1);
 }
 
+#if IS_ENABLED(CONFIG_KUNIT)
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/*
+ * A write of record @n inside a sub-buffer switch of this CPU's buffer, as
+ * one from an NMI that came while the writer switched would be: the switch
+ * claimed, the write (refused: -EBUSY, counted in refused, numbered once),
+ * then the switch done as relay_switch_subbuf() does it.
+ */
+static int fz_write_in_switch(unsigned int cpu, u64 n, u32 len, u64 *buf)
+{
+	struct rchan_buf *rbuf;
+	unsigned long flags;
+	size_t offset;
+	int ret;
+
+	local_irq_save(flags);
+	rbuf = *this_cpu_ptr(traces[0]->rchan->buf);
+	offset = relay_switch_claim(rbuf);
+	ret = fz_write(cpu, n, len, buf);
+	/* Past subbuf_size + 1 (a refused switch's): another switch has it. */
+	if (offset <= rbuf->chan->subbuf_size + 1) {
+		relay_switch_finish(rbuf, offset);
+		if (relay_switch_start(rbuf))
+			relay_switch_open(rbuf);
+	}
+	local_irq_restore(flags);
+	return ret;
+}
+#else
+static int fz_write_in_switch(unsigned int cpu, u64 n, u32 len, u64 *buf)
+{
+	return fz_write(cpu, n, len, buf);
+}
+#endif
+
 static int fz_writer(void *data)
 {
 	unsigned int cpu = (unsigned long)data;
 	u64 buf[FUZZ_REC_MAX / 8], n = 0;
 	struct rnd_state rnd;
-	u32 len, max, i;
+	u32 len, max, i, batch = 0;
 	int ret;
 
 	prandom_seed_state(&rnd, cpu + 1);
@@ -208,7 +263,12 @@ static int fz_writer(void *data)
 		for (i = 0; i < 10 && !READ_ONCE(mark_all); i++) {
 			len = FUZZ_REC_MIN + 8 * (prandom_u32_state(&rnd) %
 						  ((max - FUZZ_REC_MIN) / 8 + 1));
-			fz_count(cpu, fz_write(cpu, n++, len, buf));
+			if (!i && nest && !(++batch % nest) &&
+			    relay_trace_running(traces[0]))
+				ret = fz_write_in_switch(cpu, n++, len, buf);
+			else
+				ret = fz_write(cpu, n++, len, buf);
+			fz_count(cpu, ret);
 		}
 		/* The marker, until it is written; then nothing more. */
 		if (READ_ONCE(mark_all)) {
@@ -267,6 +327,116 @@ static const struct kernel_param_ops mark_ops = {
 };
 module_param_cb(mark, &mark_ops, NULL, 0600);
 MODULE_PARM_DESC(mark, "write 1: each writer writes a marker and stops; read: how many did");
+
+static void fz_stop(void);
+
+/* The first trace closed: its writers and flusher stopped, then cleaned up. */
+static void close_first(void)
+{
+	fz_stop();
+	relay_trace_cleanup(traces[0]);
+	traces[0] = NULL;
+}
+
+#if IS_ENABLED(CONFIG_KUNIT)
+static struct relay_trace *close_at_poll;
+
+/* In poll(2) of a buffer, between its look and its sleep (see relay.c). */
+static void poll_close_hook(struct rchan_buf *buf, int step)
+{
+	struct relay_trace *t = READ_ONCE(close_at_poll);
+
+	if (step != RELAY_STEP_POLL || !t || buf->chan != t->rchan ||
+	    cmpxchg(&close_at_poll, t, NULL) != t)
+		return;
+	WRITE_ONCE(relay_read_test_hook, NULL);
+	close_first();
+}
+#endif
+
+/*
+ * @buf's writer taken 2^31 + 2 sub-buffers ahead of its readers, as the
+ * skipped sub-buffers would have left it (readers that did not look for
+ * 12 minutes at 3 M records a second in 64-byte sub-buffers): its current
+ * sub-buffer finished, its counts and slot moved on.  The trace stopped,
+ * with no writer in it; on the buffer's CPU with interrupts off, or
+ * under the global trace's lock.
+ */
+static void jump_buf(struct rchan_buf *buf)
+{
+	u64 far = (1ULL << 31) + 2;
+	u32 slot;
+
+	relay_switch_subbuf(buf, 0);
+	atomic64_add(far, &buf->subbufs_produced);
+	atomic64_add(far, &buf->subbufs_started);
+	div_u64_rem(buf->slot + far, buf->chan->n_subbufs, &slot);
+	buf->slot = slot;
+	buf->data = buf->start + buf->slot * buf->chan->subbuf_size;
+}
+
+static void jump_here(void *info)
+{
+	jump_buf(*this_cpu_ptr(traces[0]->rchan->buf));
+}
+
+static int jump_set(const char *val, const struct kernel_param *kp)
+{
+	struct relay_trace *t = traces[0];
+	unsigned long irqflags;
+	unsigned int cpu;
+	int ret;
+
+	ret = kstrtouint(val, 0, &cpu);
+	if (ret)
+		return ret;
+	if (!t || !(flags & RELAY_TRACE_FLIGHT_CHANNEL) || relay_trace_running(t))
+		return -EINVAL;
+	if (flags & RELAY_TRACE_GLOBAL_CHANNEL) {
+		raw_spin_lock_irqsave(&t->lock, irqflags);
+		jump_buf(*per_cpu_ptr(t->rchan->buf, 0));
+		raw_spin_unlock_irqrestore(&t->lock, irqflags);
+		return 0;
+	}
+	if (cpu >= nr_cpu_ids || !cpu_online(cpu))
+		return -EINVAL;
+	return smp_call_function_single(cpu, jump_here, NULL, 1);
+}
+
+static const struct kernel_param_ops jump_ops = {
+	.set = jump_set,
+};
+module_param_cb(jump, &jump_ops, NULL, 0200);
+MODULE_PARM_DESC(jump, "write CPU: take that CPU's buffer of the first trace (a stopped flight trace) 2^31 + 2 sub-buffers ahead of its readers");
+
+static DEFINE_MUTEX(close_lock);
+
+static int close_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = 0;
+
+	mutex_lock(&close_lock);
+	if (!traces[0]) {
+		ret = -ENOENT;
+	} else if (sysfs_streq(val, "1")) {
+		close_first();
+#if IS_ENABLED(CONFIG_KUNIT)
+	} else if (sysfs_streq(val, "poll")) {
+		WRITE_ONCE(close_at_poll, traces[0]);
+		WRITE_ONCE(relay_read_test_hook, poll_close_hook);
+#endif
+	} else {
+		ret = -EINVAL;
+	}
+	mutex_unlock(&close_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops close_ops = {
+	.set = close_set,
+};
+module_param_cb(close, &close_ops, NULL, 0200);
+MODULE_PARM_DESC(close, "write 1: close the first trace now; poll: in the next poll(2) of one of its buffers (CONFIG_KUNIT)");
 
 static void fz_stop(void)
 {
@@ -346,6 +516,12 @@ static int __init trace_test_init(void)
 		trace_test_cleanup();
 		return -EINVAL;
 	}
+	if (nest && (!writers || (flags & RELAY_TRACE_GLOBAL_CHANNEL) ||
+		     !IS_ENABLED(CONFIG_KUNIT))) {
+		pr_err("nest needs writers=1, a per-CPU trace and CONFIG_KUNIT (relay's switch steps)\n");
+		trace_test_cleanup();
+		return -EINVAL;
+	}
 	if (writers) {
 		ret = fz_start();
 		if (ret) {
@@ -358,6 +534,10 @@ static int __init trace_test_init(void)
 
 static void __exit trace_test_exit(void)
 {
+#if IS_ENABLED(CONFIG_KUNIT)
+	if (READ_ONCE(relay_read_test_hook) == poll_close_hook)
+		WRITE_ONCE(relay_read_test_hook, NULL);
+#endif
 	trace_test_cleanup();
 }
 
